@@ -1,0 +1,27 @@
+# Two entry points on a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+# Until the service lands, the main job is the command line: `make run ARGS="hand --rules gnau 3S 6H 8D 4C 8H"`.
+ARGS ?= --help
+run: $(STAMP)
+	$(BIN)/oxeye $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV)

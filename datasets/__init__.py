@@ -1,0 +1,1 @@
+"""The synthetic table-photo generator the detector is trained on."""

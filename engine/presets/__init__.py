@@ -1,0 +1,1 @@
+"""House-rule presets, shipped as TOML files a user can copy and edit."""

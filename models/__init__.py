@@ -1,0 +1,1 @@
+"""The trained detector OxEye ships with, and its model card."""

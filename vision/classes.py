@@ -1,0 +1,24 @@
+"""The detector's class list, shared by the dataset generator and the detector.
+
+Class names are the engine's item codes (``AS`` ... ``KC``, ``6-6`` ... ``2-1``); vision
+spells them out here rather than importing the engine, and a test checks both agree.
+"""
+
+from typing import Final
+
+CARD_RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARD_SUITS: Final = ("S", "H", "D", "C")
+
+# The 21 faces of the 32-tile Chinese set: 11 civil faces (two of each), then 10 military.
+CIVIL_FACES: Final = ("6-6", "1-1", "4-4", "3-1", "5-5", "3-3", "2-2", "6-5", "6-4", "6-1", "5-1")
+MILITARY_FACES: Final = ("6-3", "5-4", "6-2", "5-3", "5-2", "4-3", "4-2", "4-1", "3-2", "2-1")
+
+CARD_CLASSES: Final[tuple[str, ...]] = tuple(r + s for s in CARD_SUITS for r in CARD_RANKS)
+TILE_CLASSES: Final[tuple[str, ...]] = CIVIL_FACES + MILITARY_FACES
+CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + TILE_CLASSES
+CLASS_ID: Final[dict[str, int]] = {name: i for i, name in enumerate(CLASSES)}
+
+
+def kind_of(class_name: str) -> str:
+    """'card' or 'tile' for a class name."""
+    return "tile" if "-" in class_name else "card"
