@@ -3,7 +3,128 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from oxeye.engine import HouseRules, Participant, evaluate, settle
+from oxeye.engine.settlement import Onlooker
+from oxeye.engine.stats import frequencies
+from oxeye.service.engine_json import evaluation_json, settlement_json
+from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the engine's subcommands (filled in with the engine)."""
+    """Add ``hand``, ``settle``, ``stats`` and ``rules``."""
+    rules_help = f"a preset ({', '.join(preset_names())}) or a .toml/.json house-rules file"
+
+    hand = subparsers.add_parser("hand", help="read one five-card or five-tile hand: its best ox and alternatives")
+    hand.add_argument("--rules", required=True, help=rules_help)
+    hand.add_argument("codes", nargs="+", metavar="CODE", help="five codes: cards like AS 10H QD, or tiles like 6-6 4-2")
+    hand.add_argument("--json", action="store_true", help="print one JSON object")
+    hand.set_defaults(handler=_hand)
+
+    round_ = subparsers.add_parser("settle", help="settle a round read as JSON from standard input")
+    round_.add_argument("--json", action="store_true", help="print one JSON object")
+    round_.set_defaults(handler=_settle)
+
+    stats = subparsers.add_parser("stats", help="exact frequency of every category over all hands")
+    stats.add_argument("--rules", required=True, help=rules_help)
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.set_defaults(handler=_stats)
+
+    rules = subparsers.add_parser("rules", help="list the presets, or print one to copy and edit")
+    rules.add_argument("preset", nargs="?", help="the preset to print")
+    rules.set_defaults(handler=_rules)
+
+
+def _dump(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+def _hand(args: argparse.Namespace) -> int:
+    evaluation = evaluate(args.codes, load_rules(args.rules))
+    if args.json:
+        _dump(evaluation_json(evaluation))
+        return 0
+    pays = f", pays {evaluation.multiplier}x" if evaluation.multiplier is not None else ""
+    print(f"{' '.join(i.code for i in evaluation.items)}: {evaluation.label}{pays}  [{evaluation.rules.name}]")
+    for n, alt in enumerate(evaluation.alternatives):
+        print(f"  {'best' if n == 0 else 'also'}: {alt.explanation}")
+    return 0
+
+
+def _settle(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(sys.stdin.read(), parse_float=Decimal)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the round is not valid JSON: {error}") from None
+    rules, banker, players = read_round(data)
+    settlement = settle(banker, players, rules)
+    if args.json:
+        _dump(settlement_json(settlement))
+        return 0
+    bank = settlement.banker_evaluation
+    print(f"banker {settlement.banker}: {bank.label}, {settlement.banker_delta:+}")
+    for result in settlement.results:
+        hand = f"{result.evaluation.label}, " if result.evaluation else f"with {result.backs}, "
+        print(f"  {result.name}: {hand}{result.outcome} {result.delta:+}")
+    print(f"next banker: {settlement.next_banker}")
+    return 0
+
+
+def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
+    """A round from JSON data: ``{"rules", "banker": {"name", "hand"}, "players": [{"name", "hand", "stake"}]}``."""
+    if not isinstance(data, Mapping):
+        raise ValueError("the round must be a JSON object with rules, banker and players")
+    missing = [key for key in ("rules", "banker", "players") if key not in data]
+    if missing:
+        raise ValueError(f"the round lacks {', '.join(missing)}")
+    rules = load_rules(data["rules"]) if isinstance(data["rules"], str) else rules_from_mapping(data["rules"])
+    if not isinstance(data["players"], list):
+        raise ValueError("'players' must be a list")
+    banker = _participant(data["banker"], "banker", stake_needed=False)
+    players = [_participant(p, f"players[{i}]", stake_needed=True) for i, p in enumerate(data["players"])]
+    return rules, banker, players
+
+
+def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
+    if not isinstance(data, Mapping) or "name" not in data or "hand" not in data:
+        raise ValueError(f"{where} must be an object with name and hand")
+    if stake_needed and "stake" not in data:
+        raise ValueError(f"{where} ({data['name']}) has no stake")
+    hand = data["hand"]
+    if not isinstance(hand, (str, list)) or (isinstance(hand, list) and not all(isinstance(c, str) for c in hand)):
+        raise ValueError(f"{where} ({data['name']}): hand must be a list of codes or one string of codes")
+    onlookers = data.get("onlookers", [])
+    if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} <= o.keys()
+                                                  for o in onlookers):
+        raise ValueError(f"{where} ({data['name']}): onlookers must be a list of objects with name and stake")
+    return Participant(str(data["name"]), hand, data.get("stake", Decimal(0)),
+                       tuple(Onlooker(str(o["name"]), o["stake"]) for o in onlookers))
+
+
+def _stats(args: argparse.Namespace) -> int:
+    rules = load_rules(args.rules)
+    rows = frequencies(rules)
+    if args.json:
+        _dump({"rules": rules.name, "hands": sum(r.hands for r in rows), "categories": [
+            {"category": r.category, "value": r.value, "label": r.label, "hands": r.hands, "share": r.share}
+            for r in rows]})
+        return 0
+    total = sum(r.hands for r in rows)
+    print(f"{rules.name}: {total:,} hands")
+    for r in rows:
+        print(f"  {r.label:<28} {r.hands:>10,}  {100 * r.share:8.4f}%")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        for name in preset_names():
+            print(f"{name}: {load_rules(name).description}")
+    else:
+        print(preset_text(args.preset), end="")
+    return 0

@@ -1,0 +1,52 @@
+"""Items (a card or a tile), reading hands of them, and the deck-size check for repeats."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from oxeye.engine.cards import Card
+from oxeye.engine.errors import HandError, ParseError
+from oxeye.engine.tiles import Tile
+
+Item = Card | Tile
+HAND_SIZE = 5
+
+
+def parse_item(text: str) -> Item:
+    """Read a card code (``10H``) or a tile code (``4-2``, ``[2:4]``)."""
+    if any(mark in text for mark in "-:[]|/"):
+        return Tile.parse(text)
+    if not isinstance(text, str):
+        raise ParseError(f"expected a card or tile code, got {text!r}")
+    return Card.parse(text)
+
+
+def kind_of(item: Item) -> str:
+    """'cards' or 'tiles': what a rules object calls the items a game is played with."""
+    return "cards" if isinstance(item, Card) else "tiles"
+
+
+def parse_hand(codes: str | Iterable[str] | Iterable[Item], kind: str | None = None) -> tuple[Item, ...]:
+    """Read five codes (a list, or one string split on spaces or commas) into items of one kind."""
+    if isinstance(codes, str):
+        codes = codes.replace(",", " ").split()
+    items = tuple(code if isinstance(code, (Card, Tile)) else parse_item(str(code)) for code in codes)
+    if len(items) != HAND_SIZE:
+        raise HandError(f"a hand has {HAND_SIZE} items, got {len(items)}")
+    kinds = {kind_of(item) for item in items}
+    if len(kinds) > 1:
+        raise HandError("a hand mixes cards and tiles")
+    if kind is not None and kinds != {kind}:
+        raise HandError(f"these rules are played with {kind}, but the hand holds {kinds.pop()}")
+    return items
+
+
+def check_repeats(items: Sequence[Item], decks: int) -> None:
+    """Raise HandError if any item appears more often than ``decks`` decks (or tile sets) hold it."""
+    for item, count in Counter(items).items():
+        allowed = decks * (item.copies_per_set if isinstance(item, Tile) else 1)
+        if count > allowed:
+            unit = "tile set" if isinstance(item, Tile) else "deck"
+            raise HandError(f"{item.code} appears {count} times, but the rules allow {decks} {unit}"
+                            f"{'s' if decks > 1 else ''}, which hold only {allowed}")

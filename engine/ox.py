@@ -1,0 +1,322 @@
+"""Best ox: try every choice of three and every wild value; keep the strongest reading and the rest.
+
+A reading is either a whole-hand special (Five Dukes, Bomb, ...) or a split: three items set
+aside as the ox (a multiple of 10, or three of one rank where the rules allow) and the two
+left over, the power, judged by the categories the rules rank.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from oxeye.engine.cards import RANK_CODES, Card
+from oxeye.engine.hands import Item, check_repeats, parse_hand
+from oxeye.engine.rules import CARD_SPECIALS, HouseRules
+from oxeye.engine.tiles import Tile
+
+_WILD_TILES = (Tile(2, 1), Tile(4, 2))
+_TRIPLES: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (triple, tuple(i for i in range(5) if i not in triple)) for triple in combinations(range(5), 3)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """An item and the ox points it counted as (a 3 may count as 6, a king as 10)."""
+
+    item: Item
+    as_value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One way to read a hand: its category, the ox set aside, the power, and why."""
+
+    category: str
+    value: str | None
+    label: str
+    strength: tuple[int, ...]
+    ox: tuple[Counted, ...]
+    power: tuple[Counted, ...]
+    points: int  # the power's points where it has them (single ox, bull), else 0
+    suited: bool  # the two power cards share a suit
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A hand's best reading under some rules, with every distinct alternative, strongest first."""
+
+    items: tuple[Item, ...]
+    rules: HouseRules
+    alternatives: tuple[Alternative, ...]
+
+    @property
+    def best(self) -> Alternative:
+        """The strongest reading: the one the hand scores as."""
+        return self.alternatives[0]
+
+    @property
+    def category(self) -> str:
+        return self.best.category
+
+    @property
+    def value(self) -> str | None:
+        return self.best.value
+
+    @property
+    def label(self) -> str:
+        return self.best.label
+
+    @property
+    def strength(self) -> tuple[int, ...]:
+        return self.best.strength
+
+    @property
+    def has_ox(self) -> bool:
+        """False for a hand with no ox (stuck, in Tau Ngau)."""
+        return self.category != self.rules.fallback
+
+    @property
+    def multiplier(self) -> int | None:
+        """Stakes this hand wins by under multiplier or even payment; None under point difference."""
+        if self.rules.payment == "point_difference":
+            return None
+        if self.rules.payment == "even":
+            return 1
+        doubled = self.rules.suited_ox_pays_double and self.best.suited
+        return self.rules.multiplier(self.category, self.value) * (2 if doubled else 1)
+
+
+def evaluate(hand: str | Sequence[str] | Sequence[Item], rules: HouseRules) -> Evaluation:
+    """Read a five-item hand under ``rules``: the best ox and every distinct alternative."""
+    items = parse_hand(hand, rules.items)
+    check_repeats(items, rules.decks)
+    return _judge(rules).evaluate(items)
+
+
+def classify(items: Sequence[Item], rules: HouseRules) -> tuple[str, str | None, tuple[int, ...]]:
+    """The best (category, value, strength) of parsed items, without alternatives: the fast path."""
+    return _judge(rules).classify(items)
+
+
+@functools.lru_cache(maxsize=32)
+def _judge(rules: HouseRules) -> _Judge:
+    return _Judge(rules)
+
+
+class _Judge:
+    """The rules turned into the few checks a reading needs, shared by evaluate and classify."""
+
+    def __init__(self, rules: HouseRules) -> None:
+        self.rules = rules
+        self.score = {name: len(rules.ranking) - i for i, name in enumerate(rules.ranking)}
+        self.specials = tuple(name for name in rules.ranking if name in CARD_SPECIALS)
+        self.power_categories = tuple(name for name in rules.ranking if name not in CARD_SPECIALS)
+        self.suit_score = {suit: 4 - i for i, suit in enumerate(rules.suit_order)}
+
+    # Items -----------------------------------------------------------------------------------
+    def choices(self, item: Item) -> tuple[int, ...]:
+        """The ox points an item may count as, its natural value first."""
+        if isinstance(item, Card):
+            natural = item.points
+            wild = item.rank in (3, 6)
+        else:
+            natural = item.pips
+            wild = item in _WILD_TILES
+        if wild and self.rules.three_six_wild:
+            return (natural, 9 - natural)
+        return (natural,)
+
+    def is_duke(self, item: Item) -> bool:
+        return isinstance(item, Card) and (item.rank >= 11 or (self.rules.ten_is_duke and item.rank == 10))
+
+    def tiebreak(self, items: Sequence[Item]) -> tuple[int, ...]:
+        """The high-card tie-break: highest rank, then its suit by the rules' suit order."""
+        if self.rules.ties != "high_card":
+            return ()
+        return max((card.rank, self.suit_score[card.suit]) for card in items)
+
+    # Readings --------------------------------------------------------------------------------
+    def ox_values(self, triple: Sequence[Item]) -> tuple[int, ...] | None:
+        """How three items count to make an ox, or None if they cannot."""
+        options = [self.choices(item) for item in triple]
+        for values in product(*options):
+            if sum(values) % 10 == 0:
+                return values
+        if self.rules.triple_is_ox and isinstance(triple[0], Card) and len({c.rank for c in triple}) == 1:
+            return tuple(option[0] for option in options)
+        return None
+
+    def power(self, pair: Sequence[Item]) -> tuple[str, int, str | None, tuple[int, ...]]:
+        """The strongest (category, value rank, value, counted values) the two power items make."""
+        best: tuple[str, int, str | None, tuple[int, ...]] | None = None
+        best_key = (-1, -1)
+        for values in product(*(self.choices(item) for item in pair)):
+            for category, value_rank, value in self._power_candidates(pair, values):
+                key = (self.score[category], value_rank)
+                if key > best_key:
+                    best, best_key = (category, value_rank, value, values), key
+        assert best is not None  # single_ox or bull is always in the ranking
+        return best
+
+    def _power_candidates(self, pair: Sequence[Item], values: tuple[int, ...]) -> Iterator[tuple[str, int, str | None]]:
+        rules = self.rules
+        total = sum(values) % 10
+        points = 10 if total == 0 and rules.zero_counts_as_ten else total
+        for category in self.power_categories:
+            if category == "ngau_tonku":
+                aces = [c for c in pair if c.rank == 1 and c.suit == "S"]
+                if aces and any(self.is_duke(c) for c in pair if c is not aces[0]):
+                    yield category, 0, None
+            elif category == "double_ox":
+                a, b = pair
+                if a.rank == b.rank:
+                    yield category, a.rank, RANK_CODES[a.rank - 1]
+                elif rules.double_ox_three_six and {a.rank, b.rank} == {3, 6} and values == (6, 6):
+                    yield category, 6, "6"
+            elif category == "niu_niu":
+                if total == 0:
+                    yield category, 0, None
+            elif category == "single_ox":
+                yield category, points, str(total)
+            elif category == "bull":
+                yield category, points, str(points)
+
+    def special(self, category: str, items: Sequence[Item]) -> tuple[int, str | None] | None:
+        """(value rank, value) if the whole hand is this special category, else None."""
+        if not all(isinstance(item, Card) for item in items):
+            return None
+        ranks = sorted(card.rank for card in items)
+        if category == "five_dukes":
+            return (0, None) if all(self.is_duke(c) for c in items) else None
+        if category == "five_flowers":
+            return (0, None) if ranks[0] >= 11 else None
+        if category == "four_flowers":
+            return (0, None) if ranks[0] == 10 and ranks[1] >= 11 else None
+        if category == "five_small":
+            limit = self.rules.five_small_max_total
+            return (0, None) if ranks[-1] <= 4 and (limit is None or sum(ranks) <= limit) else None
+        if category == "bomb":
+            rank, count = Counter(ranks).most_common(1)[0]
+            return (rank, RANK_CODES[rank - 1]) if count == 4 else None
+        raise AssertionError(category)  # pragma: no cover - the ranking was validated
+
+    def strength(self, category: str, value_rank: int, items: Sequence[Item]) -> tuple[int, ...]:
+        return (self.score[category], value_rank, *self.tiebreak(items))
+
+    # Whole hands -----------------------------------------------------------------------------
+    def classify(self, items: Sequence[Item]) -> tuple[str, str | None, tuple[int, ...]]:
+        best = (self.rules.fallback, "0" if self.rules.items == "tiles" else None, (self.score[self.rules.fallback], 0))
+        for category in self.specials:
+            found = self.special(category, items)
+            if found is not None:
+                return category, found[1], self.strength(category, found[0], items)
+        for triple, pair in _TRIPLES:
+            if self.ox_values([items[i] for i in triple]) is None:
+                continue
+            category, value_rank, value, _ = self.power([items[i] for i in pair])
+            key = (self.score[category], value_rank)
+            if key > best[2][:2]:
+                best = (category, value, key)
+        return best[0], best[1], self.strength(best[0], best[2][1], items)
+
+    def evaluate(self, items: tuple[Item, ...]) -> Evaluation:
+        readings = [self._special_reading(category, items) for category in self.specials]
+        readings = [r for r in readings if r is not None]
+        for triple, pair in _TRIPLES:
+            ox_items = [items[i] for i in triple]
+            ox_values = self.ox_values(ox_items)
+            if ox_values is not None:
+                readings.append(self._split_reading(ox_items, ox_values, [items[i] for i in pair], items))
+        if not readings:
+            readings.append(self._no_ox_reading(items))
+        prefer_suited = self.rules.suited_ox_pays_double
+        readings.sort(key=lambda r: (r.strength, prefer_suited and r.suited), reverse=True)
+        return Evaluation(items, self.rules, tuple(_distinct(readings)))
+
+    def _special_reading(self, category: str, items: Sequence[Item]) -> Alternative | None:
+        found = self.special(category, items)
+        if found is None:
+            return None
+        value_rank, value = found
+        label = self.rules.label(category, value)
+        counted = tuple(Counted(item, self.choices(item)[0]) for item in items)
+        return Alternative(category, value, label, self.strength(category, value_rank, items), (), counted, 0,
+                           False, f"{self._why_special(category, items, value)} -> {label}")
+
+    def _split_reading(self, ox_items: list[Item], ox_values: tuple[int, ...], pair: list[Item],
+                       items: Sequence[Item]) -> Alternative:
+        category, value_rank, value, power_values = self.power(pair)
+        label = self.rules.label(category, value)
+        if category == "single_ox" and self.rules.nenku_label and self._is_nenku(pair):
+            label = self.rules.label("nenku", value)
+        ox = tuple(Counted(i, v) for i, v in zip(ox_items, ox_values))
+        power = tuple(Counted(i, v) for i, v in zip(pair, power_values))
+        suited = all(isinstance(i, Card) for i in pair) and pair[0].suit == pair[1].suit
+        if sum(ox_values) % 10 == 0:
+            why_ox = f"{_sum_text(ox)} = {sum(ox_values)} is the ox"
+        else:
+            why_ox = f"{_sum_text(ox)} is three of a kind, an ox"
+        why_power = {
+            "ngau_tonku": "the ace of spades with a Duke",
+            "double_ox": "a pair",
+        }.get(category, f"= {sum(power_values)}")
+        points = value_rank if category in ("single_ox", "bull") else 0
+        return Alternative(category, value, label, self.strength(category, value_rank, items), ox, power, points,
+                           suited, f"{why_ox}; {_sum_text(power)} {why_power} -> {label}")
+
+    def _no_ox_reading(self, items: Sequence[Item]) -> Alternative:
+        category = self.rules.fallback
+        value = "0" if self.rules.items == "tiles" else None
+        label = self.rules.label(category, value)
+        kind = "cards" if self.rules.items == "cards" else "tiles"
+        how = "add up to a multiple of 10" + (" or share a rank" if self.rules.triple_is_ox else "")
+        counted = tuple(Counted(item, self.choices(item)[0]) for item in items)
+        return Alternative(category, value, label, self.strength(category, 0, items), (), counted, 0, False,
+                           f"no three {kind} {how} -> {label}")
+
+    def _is_nenku(self, pair: Sequence[Item]) -> bool:
+        a, b = pair
+        return any(x.rank == 1 and x.suit != "S" and self.is_duke(y) for x, y in ((a, b), (b, a)))
+
+    def _why_special(self, category: str, items: Sequence[Item], value: str | None) -> str:
+        if category == "five_dukes":
+            return "all five are Dukes (" + ("10, " if self.rules.ten_is_duke else "") + "J, Q, K)"
+        if category == "five_flowers":
+            return "all five are J, Q or K"
+        if category == "four_flowers":
+            return "four of J, Q, K and a 10"
+        if category == "five_small":
+            limit = self.rules.five_small_max_total
+            total = sum(card.points for card in items)
+            return "all five are A to 4" + (f", totalling {total} (at most {limit})" if limit is not None else "")
+        return f"four {value}s"
+
+
+def _sum_text(counted: Sequence[Counted]) -> str:
+    """'3S (as 6) + 6H + 8D': each item's code, with the value it counted as where that differs."""
+    def one(c: Counted) -> str:
+        natural = c.item.points if isinstance(c.item, Card) else c.item.pips
+        return c.item.code + (f" (as {c.as_value})" if c.as_value != natural else "")
+    return " + ".join(one(c) for c in counted)
+
+
+def _distinct(readings: Sequence[Alternative]) -> Iterator[Alternative]:
+    """Drop readings that differ only in which of two equal items (same rank) was used."""
+    seen = set()
+    for reading in readings:
+        key = (reading.category, reading.value, reading.label, reading.suited,
+               tuple(sorted((_face(c.item), c.as_value) for c in reading.ox)),
+               tuple(sorted((_face(c.item), c.as_value) for c in reading.power)))
+        if key not in seen:
+            seen.add(key)
+            yield reading
+
+
+def _face(item: Item) -> str:
+    return item.rank_code if isinstance(item, Card) else item.code

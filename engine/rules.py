@@ -1,0 +1,192 @@
+"""House rules as data: one frozen object, one named field per option, validated on the way in."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+from oxeye.engine.errors import RulesError
+
+# The category vocabulary. Whole-hand specials look at all five items; split categories judge the
+# two items left after three are set aside as the ox; the fallback is the hand with no ox at all.
+CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bomb")
+CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
+TILE_SPLITS = ("bull",)
+FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
+# Categories whose `value` is set (see ox.Alternative.value); the rest carry none.
+VALUED = ("bomb", "double_ox", "single_ox", "bull", "no_bull")
+
+DEFAULT_LABELS: Mapping[str, str] = types.MappingProxyType({
+    "five_dukes": "Five Dukes",
+    "five_flowers": "Five Flowers",
+    "four_flowers": "Four Flowers",
+    "five_small": "Five Small",
+    "bomb": "Bomb {value}",
+    "ngau_tonku": "Ngau Tonku",
+    "nenku": "Nenku",
+    "double_ox": "Double-Ox {value}",
+    "niu_niu": "Niu Niu",
+    "single_ox": "Single-Ox {value}",
+    "no_ox": "No Ox",
+    "bull": "Bull {value}",
+    "no_bull": "No Bull",
+})
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Every option a table can set. Presets are TOML files of these fields (engine/presets/)."""
+
+    name: str
+    items: Literal["cards", "tiles"]
+    description: str = ""
+    # Forming the ox
+    three_six_wild: bool = False  # cards 3 and 6 (tiles 2-1 and 4-2) count 3 or 6, in the ox and the power
+    triple_is_ox: bool = False  # three of one rank make an ox whatever they add up to
+    # Ranking, strongest first; see the vocabulary above
+    ranking: tuple[str, ...] = ("single_ox", "no_ox")
+    ten_is_duke: bool = False  # a 10 counts as a Duke beside J, Q and K
+    five_small_max_total: int | None = None  # Five Small also needs the five to total at most this
+    double_ox_three_six: bool = False  # a 3 and a 6 make a pair (Double-Ox 6)
+    nenku_label: bool = False  # a non-spade ace with a Duke is labelled Nenku (it scores as Single-Ox 1)
+    zero_counts_as_ten: bool = True  # a remainder of 0 is worth 10: the best single ox or bull
+    # Ties
+    ties: Literal["push", "banker", "high_card"] = "push"
+    no_ox_ties: Literal["push", "banker", "as_ties"] = "as_ties"  # when both have no ox
+    suit_order: str = "SHCD"  # strongest first, for high-card ties
+    # Paying
+    payment: Literal["multiplier", "point_difference", "even"] = "multiplier"
+    multipliers: Mapping[str, int] = field(default_factory=dict)  # "category" or "category:value" -> stakes
+    no_ox_pays: int | None = None  # a player with no ox pays this many stakes whatever the banker holds
+    suited_ox_pays_double: bool = False  # the two power cards share a suit: the win pays double
+    commission: Decimal = Decimal(0)  # share of each win taken by the house
+    # The table
+    decks: int = 1
+    bank_passes: Literal["never", "after_banker_ox", "every_round"] = "never"
+    labels: Mapping[str, str] = field(default_factory=dict)  # overrides of DEFAULT_LABELS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "multipliers", types.MappingProxyType(dict(self.multipliers)))
+        object.__setattr__(self, "labels", types.MappingProxyType(dict(self.labels)))
+        object.__setattr__(self, "ranking", tuple(self.ranking))
+        self._check()
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.ranking, tuple(sorted(self.multipliers.items()))))
+
+    @property
+    def fallback(self) -> str:
+        """The category of a hand with no ox: ``no_ox`` for cards, ``no_bull`` for tiles."""
+        return FALLBACK[self.items]
+
+    def multiplier(self, category: str, value: str | None) -> int:
+        """Stakes a hand of this category and value wins when paid by multiplier (default 1)."""
+        return self.multipliers.get(f"{category}:{value}", self.multipliers.get(category, 1))
+
+    def label(self, category: str, value: str | None) -> str:
+        """The words for a category, e.g. 'Double-Ox 8'."""
+        return self.labels.get(category, DEFAULT_LABELS[category]).format(value=value)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object], base: HouseRules | None = None) -> HouseRules:
+        """Build rules from plain data (a parsed TOML or JSON file), over ``base`` when given.
+
+        Raises RulesError naming the field for an unknown or ill-typed option.
+        """
+        hints = typing.get_type_hints(cls)
+        values = {f.name: getattr(base, f.name) for f in dataclasses.fields(cls)} if base is not None else {}
+        for key, raw in data.items():
+            if key not in hints:
+                known = ", ".join(sorted(hints))
+                raise RulesError(f"unknown house-rule option {key!r} (known options: {known})")
+            values[key] = _coerce(key, raw, hints[key])
+        missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
+                   and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise RulesError(f"house rules need the option(s) {', '.join(missing)}")
+        try:
+            return cls(**values)
+        except TypeError as error:  # pragma: no cover - every field is covered by hints above
+            raise RulesError(str(error)) from None
+
+    def _check(self) -> None:
+        """Raise RulesError for options that contradict each other."""
+        if self.items not in FALLBACK:
+            raise RulesError(f"option 'items' must be 'cards' or 'tiles', not {self.items!r}")
+        allowed = (CARD_SPECIALS + CARD_SPLITS) if self.items == "cards" else TILE_SPLITS
+        for name in self.ranking[:-1]:
+            if name not in allowed:
+                raise RulesError(f"option 'ranking': {name!r} is not a category for {self.items} "
+                                 f"(choose from {', '.join(allowed)})")
+        if not self.ranking or self.ranking[-1] != self.fallback:
+            raise RulesError(f"option 'ranking' must end with {self.fallback!r}")
+        if len(set(self.ranking)) != len(self.ranking):
+            raise RulesError("option 'ranking' names a category twice")
+        if "single_ox" not in self.ranking and "bull" not in self.ranking:
+            raise RulesError("option 'ranking' must hold 'single_ox' (cards) or 'bull' (tiles)")
+        for key in self.multipliers:
+            category = key.split(":", 1)[0]
+            if category not in self.ranking:
+                raise RulesError(f"option 'multipliers': {key!r} names no category of this ranking")
+        for key in self.labels:
+            if key not in DEFAULT_LABELS:
+                raise RulesError(f"option 'labels': unknown category {key!r}")
+        if self.ties == "high_card" and self.items != "cards":
+            raise RulesError("option 'ties': 'high_card' needs cards")
+        if sorted(self.suit_order) != sorted("SHDC"):
+            raise RulesError(f"option 'suit_order' must order the four suits S H D C, not {self.suit_order!r}")
+        if self.decks < 1:
+            raise RulesError("option 'decks' must be at least 1")
+        if not Decimal(0) <= self.commission < Decimal(1):
+            raise RulesError("option 'commission' must be a share from 0 up to (not including) 1")
+        if self.no_ox_pays is not None and self.no_ox_pays < 0:
+            raise RulesError("option 'no_ox_pays' must not be negative")
+        if any(m < 0 for m in self.multipliers.values()):
+            raise RulesError("option 'multipliers' must not be negative")
+
+
+def _coerce(key: str, raw: object, hint: object) -> object:
+    """Check (and lightly convert) one option's value against its declared type."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Literal:
+        if raw not in args:
+            raise RulesError(f"option {key!r} must be one of {', '.join(map(repr, args))}, not {raw!r}")
+        return raw
+    if origin in (types.UnionType, typing.Union):
+        if raw is None and type(None) in args:
+            return None
+        return _coerce(key, raw, next(a for a in args if a is not type(None)))
+    if hint is bool or hint is str:
+        if type(raw) is not hint:
+            raise RulesError(f"option {key!r} must be {'true or false' if hint is bool else 'text'}, not {raw!r}")
+        return raw
+    if hint is int:
+        if type(raw) is not int:
+            raise RulesError(f"option {key!r} must be a whole number, not {raw!r}")
+        return raw
+    if hint is Decimal:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
+            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+        try:
+            return Decimal(str(raw))
+        except InvalidOperation:
+            raise RulesError(f"option {key!r} must be a number, not {raw!r}") from None
+    if origin is tuple:
+        if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):
+            raise RulesError(f"option {key!r} must be a list of names, not {raw!r}")
+        return tuple(raw)
+    if origin is Mapping:
+        value_type = args[1]
+        if not isinstance(raw, Mapping) or not all(
+            isinstance(k, str) and type(v) is value_type for k, v in raw.items()
+        ):
+            kind = "whole numbers" if value_type is int else "text"
+            raise RulesError(f"option {key!r} must be a table of names to {kind}, not {raw!r}")
+        return dict(raw)
+    raise RulesError(f"option {key!r} has a type the engine cannot read")  # pragma: no cover

@@ -1,0 +1,155 @@
+"""Settling a round: every player (and onlookers beside them) against the banker, and who banks next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from oxeye.engine.errors import HandError
+from oxeye.engine.hands import Item, check_repeats, parse_hand
+from oxeye.engine.ox import Evaluation, evaluate
+from oxeye.engine.rules import HouseRules
+
+Outcome = Literal["win", "lose", "push"]
+
+
+@dataclass(frozen=True)
+class Onlooker:
+    """Someone staking alongside a player: wins or loses with that player's hand."""
+
+    name: str
+    stake: Decimal
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A seat at the table. The banker's stake is unused; players are listed from the banker's right."""
+
+    name: str
+    hand: tuple[Item, ...] | str | Sequence[str]
+    stake: Decimal = Decimal(0)
+    onlookers: tuple[Onlooker, ...] = ()
+
+
+@dataclass(frozen=True)
+class PersonResult:
+    """What one player or onlooker gets from the round, from their own side (positive: they win)."""
+
+    name: str
+    role: Literal["player", "onlooker"]
+    backs: str | None  # for an onlooker, the player staked on
+    stake: Decimal
+    outcome: Outcome
+    units: int  # stakes won (negative: paid) before commission
+    delta: Decimal  # after commission
+    commission: Decimal
+    evaluation: Evaluation | None  # the player's hand (None for onlookers)
+    declare_worth_it: bool | None = None  # point-difference rules: is declaring the bull at least as good?
+    units_if_not_declared: int | None = None
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Everyone's result for one round; before commission it sums to zero."""
+
+    rules: HouseRules
+    banker: str
+    banker_evaluation: Evaluation
+    results: tuple[PersonResult, ...] = field(default_factory=tuple)
+    banker_delta: Decimal = Decimal(0)
+    banker_commission: Decimal = Decimal(0)
+    next_banker: str = ""
+
+    @property
+    def players(self) -> tuple[PersonResult, ...]:
+        return tuple(r for r in self.results if r.role == "player")
+
+    @property
+    def onlookers(self) -> tuple[PersonResult, ...]:
+        return tuple(r for r in self.results if r.role == "onlooker")
+
+    @property
+    def house(self) -> Decimal:
+        """What the house takes in commission."""
+        return self.banker_commission + sum((r.commission for r in self.results), Decimal(0))
+
+
+def settle(banker: Participant, players: Sequence[Participant], rules: HouseRules) -> Settlement:
+    """Settle a round under ``rules``; raise HandError for bad hands, stakes or names."""
+    if not players:
+        raise HandError("a round needs at least one player besides the banker")
+    seats = (banker, *players)
+    names = [seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers]
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise HandError("every banker, player and onlooker needs a distinct, non-empty name")
+    hands = [parse_hand(seat.hand, rules.items) for seat in seats]
+    check_repeats([item for hand in hands for item in hand], rules.decks)
+    bank = evaluate(hands[0], rules)
+    results: list[PersonResult] = []
+    for seat, hand in zip(players, hands[1:]):
+        _check_stake(seat.name, seat.stake)
+        player = evaluate(hand, rules)
+        outcome, units = _units(player, bank, rules)
+        advice = _declare_advice(player, bank, rules)
+        results.append(_result(seat.name, "player", None, seat.stake, outcome, units, player, rules, *advice))
+        for onlooker in seat.onlookers:
+            _check_stake(onlooker.name, onlooker.stake)
+            results.append(_result(onlooker.name, "onlooker", seat.name, onlooker.stake, outcome, units, None, rules))
+    gross = -sum((r.stake * r.units for r in results), Decimal(0))
+    banker_commission = gross * rules.commission if gross > 0 else Decimal(0)
+    return Settlement(rules, banker.name, bank, tuple(results), gross - banker_commission, banker_commission,
+                      _next_banker(banker.name, players[0].name, bank, rules))
+
+
+def compare(player: Evaluation, bank: Evaluation, rules: HouseRules) -> Outcome:
+    """Who takes a player-against-banker showdown, ties resolved by the rules."""
+    if player.strength != bank.strength:
+        return "win" if player.strength > bank.strength else "lose"
+    tie_rule = rules.no_ox_ties if not player.has_ox and rules.no_ox_ties != "as_ties" else rules.ties
+    return "lose" if tie_rule == "banker" else "push"
+
+
+def _units(player: Evaluation, bank: Evaluation, rules: HouseRules) -> tuple[Outcome, int]:
+    """The outcome and the stakes the player wins (negative: pays)."""
+    if not player.has_ox and rules.no_ox_pays is not None:
+        return "lose", -rules.no_ox_pays
+    if rules.payment == "point_difference":
+        units = player.best.points - bank.best.points
+        return ("win" if units > 0 else "lose" if units < 0 else "push"), units
+    outcome = compare(player, bank, rules)
+    if outcome == "push":
+        return outcome, 0
+    winner = player if outcome == "win" else bank
+    units = winner.multiplier or 0
+    return outcome, units if outcome == "win" else -units
+
+
+def _declare_advice(player: Evaluation, bank: Evaluation, rules: HouseRules) -> tuple[bool | None, int | None]:
+    """Under point difference with a fixed no-ox payment, whether declaring the bull pays off."""
+    if rules.payment != "point_difference" or rules.no_ox_pays is None or not player.has_ox:
+        return None, None
+    declared = player.best.points - bank.best.points
+    return declared >= -rules.no_ox_pays, -rules.no_ox_pays
+
+
+def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, stake: Decimal, outcome: Outcome,
+            units: int, evaluation: Evaluation | None, rules: HouseRules,
+            declare_worth_it: bool | None = None, units_if_not_declared: int | None = None) -> PersonResult:
+    gross = stake * units
+    commission = gross * rules.commission if gross > 0 else Decimal(0)
+    return PersonResult(name, role, backs, stake, outcome, units, gross - commission, commission, evaluation,
+                        declare_worth_it, units_if_not_declared)
+
+
+def _check_stake(name: str, stake: object) -> None:
+    valid = isinstance(stake, (int, Decimal)) and not isinstance(stake, bool)
+    if not (valid and Decimal(stake).is_finite() and stake > 0):
+        raise HandError(f"{name}'s stake must be a positive number, not {stake!r}")
+
+
+def _next_banker(banker: str, on_the_right: str, bank: Evaluation, rules: HouseRules) -> str:
+    """The bank passes to the player on the banker's right as the rules say, or stays."""
+    passes = rules.bank_passes == "every_round" or (rules.bank_passes == "after_banker_ox" and bank.has_ox)
+    return on_the_right if passes else banker

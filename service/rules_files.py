@@ -1,0 +1,64 @@
+"""Reading house rules: a shipped preset by name, or a user's TOML/JSON file that may start from one."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+
+from oxeye.engine import HouseRules, RulesError
+
+_PRESETS = resources.files("oxeye.engine.presets")
+
+
+def preset_names() -> list[str]:
+    """The names of the shipped presets."""
+    return sorted(p.name.removesuffix(".toml") for p in _PRESETS.iterdir() if p.name.endswith(".toml"))
+
+
+def preset_text(name: str) -> str:
+    """A preset's TOML text, to print or copy."""
+    if name not in preset_names():
+        raise RulesError(f"unknown rules preset {name!r} (presets: {', '.join(preset_names())})")
+    return _PRESETS.joinpath(f"{name}.toml").read_text(encoding="utf-8")
+
+
+def load_rules(spec: str) -> HouseRules:
+    """Rules from a preset name or a path to a .toml or .json file."""
+    if spec in preset_names():
+        return rules_from_mapping(_read_toml(preset_text(spec), spec))
+    path = Path(spec)
+    if path.suffix.lower() not in (".toml", ".json") or not path.is_file():
+        raise RulesError(f"unknown rules preset {spec!r} (presets: {', '.join(preset_names())}; or a .toml/.json file)")
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"{spec}: not valid JSON ({error})") from None
+    else:
+        data = _read_toml(text, spec)
+    return rules_from_mapping(data)
+
+
+def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
+    """Rules from plain data; a ``base`` key names a preset to start from."""
+    if not isinstance(data, Mapping):
+        raise RulesError("house rules must be a table of options")
+    options = dict(data)
+    base_name = options.pop("base", None)
+    base = None
+    if base_name is not None:
+        if not isinstance(base_name, str) or base_name in _seen:
+            raise RulesError(f"option 'base' must name a preset, without cycles, not {base_name!r}")
+        base = rules_from_mapping(_read_toml(preset_text(base_name), base_name), (*_seen, base_name))
+    return HouseRules.from_mapping(options, base)
+
+
+def _read_toml(text: str, source: str) -> dict[str, object]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{source}: not valid TOML ({error})") from None
