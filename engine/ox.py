@@ -142,9 +142,8 @@ class _Judge:
         return max((card.rank, self.suit_score[card.suit]) for card in items)
 
     # Readings --------------------------------------------------------------------------------
-    def ox_values(self, triple: Sequence[Item]) -> tuple[int, ...] | None:
-        """How three items count to make an ox, or None if they cannot."""
-        options = [self.choices(item) for item in triple]
+    def ox_values(self, triple: Sequence[Item], options: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
+        """How three items (with their ``choices``) count to make an ox, or None if they cannot."""
         for values in product(*options):
             if sum(values) % 10 == 0:
                 return values
@@ -152,11 +151,11 @@ class _Judge:
             return tuple(option[0] for option in options)
         return None
 
-    def power(self, pair: Sequence[Item]) -> tuple[str, int, str | None, tuple[int, ...]]:
+    def power(self, pair: Sequence[Item], options: Sequence[tuple[int, ...]]) -> tuple[str, int, str | None, tuple[int, ...]]:
         """The strongest (category, value rank, value, counted values) the two power items make."""
         best: tuple[str, int, str | None, tuple[int, ...]] | None = None
         best_key = (-1, -1)
-        for values in product(*(self.choices(item) for item in pair)):
+        for values in product(*options):
             for category, value_rank, value in self._power_candidates(pair, values):
                 key = (self.score[category], value_rank)
                 if key > best_key:
@@ -165,6 +164,7 @@ class _Judge:
         return best
 
     def _power_candidates(self, pair: Sequence[Item], values: tuple[int, ...]) -> Iterator[tuple[str, int, str | None]]:
+        """Every category of the ranking that these two items, counted as ``values``, qualify for."""
         rules = self.rules
         total = sum(values) % 10
         points = 10 if total == 0 and rules.zero_counts_as_ten else total
@@ -216,10 +216,11 @@ class _Judge:
             found = self.special(category, items)
             if found is not None:
                 return category, found[1], self.strength(category, found[0], items)
+        options = [self.choices(item) for item in items]
         for triple, pair in _TRIPLES:
-            if self.ox_values([items[i] for i in triple]) is None:
+            if self.ox_values([items[i] for i in triple], [options[i] for i in triple]) is None:
                 continue
-            category, value_rank, value, _ = self.power([items[i] for i in pair])
+            category, value_rank, value, _ = self.power([items[i] for i in pair], [options[i] for i in pair])
             key = (self.score[category], value_rank)
             if key > best[2][:2]:
                 best = (category, value, key)
@@ -228,11 +229,13 @@ class _Judge:
     def evaluate(self, items: tuple[Item, ...]) -> Evaluation:
         readings = [self._special_reading(category, items) for category in self.specials]
         readings = [r for r in readings if r is not None]
+        options = [self.choices(item) for item in items]
         for triple, pair in _TRIPLES:
             ox_items = [items[i] for i in triple]
-            ox_values = self.ox_values(ox_items)
+            ox_values = self.ox_values(ox_items, [options[i] for i in triple])
             if ox_values is not None:
-                readings.append(self._split_reading(ox_items, ox_values, [items[i] for i in pair], items))
+                power = self.power([items[i] for i in pair], [options[i] for i in pair])
+                readings.append(self._split_reading(ox_items, ox_values, [items[i] for i in pair], power, items))
         if not readings:
             readings.append(self._no_ox_reading(items))
         prefer_suited = self.rules.suited_ox_pays_double
@@ -250,8 +253,8 @@ class _Judge:
                            False, f"{self._why_special(category, items, value)} -> {label}")
 
     def _split_reading(self, ox_items: list[Item], ox_values: tuple[int, ...], pair: list[Item],
-                       items: Sequence[Item]) -> Alternative:
-        category, value_rank, value, power_values = self.power(pair)
+                       power: tuple[str, int, str | None, tuple[int, ...]], items: Sequence[Item]) -> Alternative:
+        category, value_rank, value, power_values = power
         label = self.rules.label(category, value)
         if category == "single_ox" and self.rules.nenku_label and self._is_nenku(pair):
             label = self.rules.label("nenku", value)

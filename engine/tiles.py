@@ -13,7 +13,7 @@ CIVIL_FACES: tuple[tuple[int, int], ...] = (
 MILITARY_FACES: tuple[tuple[int, int], ...] = (
     (6, 3), (5, 4), (6, 2), (5, 3), (5, 2), (4, 3), (4, 2), (4, 1), (3, 2), (2, 1),
 )
-_TILE_RE = re.compile(r"^\[?\s*([1-6])\s*[-:|/]\s*([1-6])\s*\]?$")
+_TILE_RE = re.compile(r"^([1-6])\s*[-:|/]\s*([1-6])$|^\[\s*([1-6])\s*[-:|/]\s*([1-6])\s*\]$")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -38,7 +38,8 @@ class Tile:
         match = _TILE_RE.match(text.strip())
         if not match:
             raise ParseError(f"unknown tile code {text!r} (expected two halves of 1-6 pips, e.g. 4-2 or [2:4])")
-        return cls.of(int(match[1]), int(match[2]))
+        a, b = (int(x) for x in match.groups() if x is not None)
+        return cls.of(a, b)
 
     @property
     def code(self) -> str:

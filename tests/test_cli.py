@@ -1,0 +1,128 @@
+"""The `oxeye hand | settle | stats | rules` command line: its JSON contract and its errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+OXEYE = str(Path(sys.executable).with_name("oxeye"))
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([OXEYE, *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_hand_json_contract() -> None:
+    done = run("hand", "--rules", "gnau", "3S", "6H", "8D", "4C", "8H", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert {"cards", "rules", "category", "value", "label", "strength", "multiplier", "ox", "power",
+            "alternatives"} <= out.keys()
+    assert out["cards"] == ["3S", "6H", "8D", "4C", "8H"]
+    assert (out["rules"], out["category"], out["value"], out["label"]) == ("gnau", "double_ox", "8", "Double-Ox 8")
+    assert out["multiplier"] == 3 and all(isinstance(x, int) for x in out["strength"])
+    assert out["ox"] == [{"code": "3S", "as": 3}, {"code": "6H", "as": 3}, {"code": "4C", "as": 4}]
+    assert out["power"] == [{"code": "8D", "as": 8}, {"code": "8H", "as": 8}]
+    assert [a["label"] for a in out["alternatives"]] == ["Double-Ox 8", "Single-Ox 9", "Single-Ox 2"]
+    assert all({"ox", "power", "explanation", "strength"} <= a.keys() for a in out["alternatives"])
+
+
+@pytest.mark.parametrize(("args", "category", "value"), [
+    (["--rules", "gnau", "KS", "QH", "JD", "KC", "QD"], "five_dukes", None),
+    (["--rules", "gnau", "3S", "4H", "3D", "AC", "2H"], "five_small", None),
+    (["--rules", "gnau", "10S", "4H", "6D", "AS", "JC"], "ngau_tonku", None),
+    (["--rules", "gnau", "10S", "JH", "QD", "9C", "AC"], "single_ox", "0"),
+    (["--rules", "gnau", "10S", "9H", "8D", "4C", "4H"], "no_ox", None),
+    (["--rules", "gnau", "10s", "kh", "Td", "4♣", "6♥"], "double_ox", "10"),
+    (["--rules", "niuniu", "KS", "QH", "JD", "9C", "AC"], "niu_niu", None),
+    (["--rules", "tau-ngau-macau", "6-6", "4:4", "[3:1]", "2-2", "1-1"], "bull", "10"),
+    (["--rules", "tau-ngau-pagat", "6-6", "4-4", "3-1", "2-2", "1-1"], "bull", "0"),
+])
+def test_hand_categories(args: list[str], category: str, value: str | None) -> None:
+    out = json.loads(run("hand", *args, "--json").stdout)
+    assert (out["category"], out["value"]) == (category, value)
+
+
+def test_hand_readable() -> None:
+    done = run("hand", "--rules", "gnau", "3S", "6H", "8D", "4C", "8H")
+    assert done.returncode == 0 and "Double-Ox 8" in done.stdout.splitlines()[0]
+    assert "best: 3S + 6H (as 3) + 4C = 10 is the ox" in done.stdout
+
+
+ROUND = {
+    "rules": "gnau",
+    "banker": {"name": "Bea", "hand": ["10S", "9H", "8D", "4C", "4H"]},
+    "players": [
+        {"name": "Ann", "hand": ["KS", "QH", "JD", "KC", "QD"], "stake": 10},
+        {"name": "Cy", "hand": "7S AH 2D 3C 6C", "stake": 2.5},
+    ],
+}
+
+
+def test_settle_json_contract() -> None:
+    done = run("settle", "--json", stdin=json.dumps(ROUND))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    people = {p["name"]: p for p in out["players"]}
+    assert (people["Ann"]["outcome"], people["Ann"]["delta"]) == ("win", 70)
+    assert (people["Cy"]["outcome"], people["Cy"]["delta"]) == ("win", 2.5)
+    assert out["banker_delta"] == -72.5 and out["next_banker"] == "Bea"
+
+
+def test_settle_inline_rules_and_onlookers() -> None:
+    game = dict(ROUND, rules={"base": "gnau", "bank_passes": "every_round"})
+    game["players"] = [dict(ROUND["players"][0], onlookers=[{"name": "Dee", "stake": 1}])]
+    out = json.loads(run("settle", "--json", stdin=json.dumps(game)).stdout)
+    assert out["onlookers"] == [{"name": "Dee", "outcome": "win", "delta": 7, "stake": 1, "units": 7,
+                                 "commission": 0, "backs": "Ann"}]
+    assert out["next_banker"] == "Ann" and out["banker_delta"] == -77
+
+
+def test_stats() -> None:
+    done = run("stats", "--rules", "gnau", "--json")
+    out = json.loads(done.stdout)
+    assert out["hands"] == 2_598_960
+    counts = {(c["category"], c["value"]): c["hands"] for c in out["categories"]}
+    assert counts["five_dukes", None] == 792  # C(12, 5): every hand of J, Q, K
+    assert counts["five_small", None] == 4368  # C(16, 5): every hand of A-4
+    assert "Five Dukes" in run("stats", "--rules", "gnau").stdout
+
+
+def test_rules_listing_and_printing() -> None:
+    listing = run("rules").stdout
+    assert "gnau:" in listing and "tau-ngau-pagat:" in listing
+    assert 'name = "niuniu"' in run("rules", "niuniu").stdout
+
+
+@pytest.mark.parametrize(("args", "stdin", "message"), [
+    (["hand", "--rules", "gnau", "AS", "2S", "3S", "4S", "ZZ"], "", "unknown card code 'ZZ'"),
+    (["hand", "--rules", "gnau", "AS", "2S", "3S", "4S"], "", "a hand has 5 items, got 4"),
+    (["hand", "--rules", "gnau", "AS", "2S", "3S", "4S", "5S", "6S"], "", "a hand has 5 items, got 6"),
+    (["hand", "--rules", "gnau", "AS", "AS", "3S", "4S", "5S"], "", "AS appears 2 times"),
+    (["hand", "--rules", "gnau", "AS", "2S", "3S", "4S", "6-6"], "", "mixes cards and tiles"),
+    (["hand", "--rules", "nope", "AS", "2S", "3S", "4S", "5S"], "", "unknown rules preset 'nope'"),
+    (["hand", "AS", "2S", "3S", "4S", "5S"], "", "--rules"),
+    (["stats", "--rules", "gnau-but-not"], "", "unknown rules preset"),
+    (["rules", "nope"], "", "unknown rules preset 'nope'"),
+    (["settle", "--json"], "{not json", "not valid JSON"),
+    (["settle", "--json"], "[]", "must be a JSON object"),
+    (["settle", "--json"], json.dumps({"rules": "gnau", "banker": ROUND["banker"]}), "lacks players"),
+    (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": "two"})), "option 'decks'"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD"}])),
+     "has no stake"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
+                                                              "stake": "ten"}])), "stake must be a positive number"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "10S QH JD KC QD",
+                                                              "stake": 1}])), "10S appears 2 times"),
+    (["frobnicate"], "", "invalid choice"),
+])
+def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:
+    done = run(*args, stdin=stdin)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr

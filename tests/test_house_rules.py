@@ -1,0 +1,99 @@
+"""House rules as data: presets load, user files start from them, bad options name the field."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from oxeye.engine import HouseRules, RulesError
+from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
+
+
+def test_presets_shipped() -> None:
+    assert {"gnau", "gnau-points", "niuniu", "tau-ngau-macau", "tau-ngau-pagat"} <= set(preset_names())
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_every_preset_loads_and_names_itself(name: str) -> None:
+    rules = load_rules(name)
+    assert rules.name == name and rules.description
+    assert isinstance(rules, HouseRules)
+
+
+def test_rules_are_frozen(gnau) -> None:
+    with pytest.raises(AttributeError):
+        gnau.ten_is_duke = True  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        gnau.multipliers["five_dukes"] = 100  # type: ignore[index]
+
+
+def test_a_user_file_starts_from_a_preset(tmp_path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('base = "gnau"\nname = "our table"\nten_is_duke = true\n[multipliers]\nfive_dukes = 9\n')
+    rules = load_rules(str(path))
+    assert (rules.name, rules.ten_is_duke, rules.three_six_wild) == ("our table", True, True)
+    assert rules.multiplier("five_dukes", None) == 9
+    json_path = tmp_path / "house.json"
+    json_path.write_text(json.dumps({"base": "niuniu", "ties": "banker", "commission": 0.05}))
+    rules = load_rules(str(json_path))
+    assert (rules.ties, rules.commission, rules.ranking[0]) == ("banker", Decimal("0.05"), "five_small")
+
+
+def test_a_copied_preset_file_loads_as_the_preset(tmp_path) -> None:
+    path = tmp_path / "copy.toml"
+    path.write_text(preset_text("niuniu"))
+    assert load_rules(str(path)) == load_rules("niuniu")
+
+
+def test_multiplier_by_value_overrides_category(niuniu) -> None:
+    assert niuniu.multiplier("single_ox", "9") == 2
+    assert niuniu.multiplier("single_ox", "6") == 1
+    assert niuniu.multiplier("niu_niu", None) == 3
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"ten_is_dukes": True}, "unknown house-rule option 'ten_is_dukes'"),
+    ({"ten_is_duke": "yes"}, "option 'ten_is_duke' must be true or false"),
+    ({"decks": 1.5}, "option 'decks' must be a whole number"),
+    ({"decks": 0}, "option 'decks' must be at least 1"),
+    ({"ties": "coin"}, "option 'ties' must be one of"),
+    ({"ranking": ["five_dukes", "no_ox"]}, "must hold 'single_ox'"),
+    ({"ranking": ["single_ox", "straight", "no_ox"]}, "'straight' is not a category"),
+    ({"ranking": ["single_ox", "five_small"]}, "must end with 'no_ox'"),
+    ({"ranking": "single_ox"}, "option 'ranking' must be a list"),
+    ({"multipliers": {"five_dukes": "seven"}}, "option 'multipliers' must be a table"),
+    ({"multipliers": {"bomb": 2}}, "'bomb' names no category"),
+    ({"commission": 1.5}, "option 'commission'"),
+    ({"commission": "lots"}, "option 'commission' must be a number"),
+    ({"suit_order": "SHD"}, "option 'suit_order'"),
+    ({"labels": {"straight": "x"}}, "option 'labels'"),
+    ({"base": "nope"}, "unknown rules preset 'nope'"),
+])
+def test_bad_options_name_the_field(options: dict, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        rules_from_mapping({"base": "gnau", **options})
+
+
+def test_tiles_cannot_use_high_card_ties() -> None:
+    with pytest.raises(RulesError, match="'high_card' needs cards"):
+        rules_from_mapping({"base": "tau-ngau-pagat", "ties": "high_card"})
+
+
+def test_rules_need_a_name_and_items() -> None:
+    with pytest.raises(RulesError, match="need the option"):
+        rules_from_mapping({"three_six_wild": True})
+
+
+def test_bad_files(tmp_path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = ")
+    with pytest.raises(RulesError, match="not valid TOML"):
+        load_rules(str(broken))
+    with pytest.raises(RulesError, match="unknown rules preset"):
+        load_rules(str(tmp_path / "missing.toml"))
+    cycle = tmp_path / "cycle.json"
+    cycle.write_text("[1, 2]")
+    with pytest.raises(RulesError, match="table of options"):
+        load_rules(str(cycle))

@@ -1,0 +1,102 @@
+"""Settling rounds: ties, multipliers, onlookers, commission, several decks, the bank passing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from oxeye.engine import HandError, Participant, evaluate, settle
+from oxeye.engine.settlement import Onlooker
+from oxeye.service.rules_files import rules_from_mapping
+
+
+def _rules(base: str, **options):
+    return rules_from_mapping({"base": base, **options})
+
+
+def _play(rules, banker: str, *players: str, stake: int = 10):
+    seats = [Participant(f"p{i}", hand, Decimal(stake)) for i, hand in enumerate(players)]
+    return settle(Participant("bank", banker), seats, rules)
+
+
+def test_niuniu_ties_by_high_card_then_suit(niuniu) -> None:
+    # Both Niu 5 (K + Q + J, then 9 + 6 = 15); the highest card decides: KS beats KH.
+    result = _play(niuniu, "KH QD JC 9D 6C", "KS QC JD 9S 6S")
+    assert [p.evaluation.label for p in result.players] == ["Niu 5 (牛5)"]
+    assert result.banker_evaluation.label == "Niu 5 (牛5)"
+    assert result.players[0].outcome == "win"
+    assert _play(niuniu, "KS QC JD 9S 6S", "KH QD JC 9D 6C").players[0].outcome == "lose"
+
+
+@pytest.mark.parametrize(("ties", "outcome"), [("push", "push"), ("banker", "lose")])
+def test_niuniu_tie_options(ties: str, outcome: str) -> None:
+    result = _play(_rules("niuniu", ties=ties), "KH QD JC 9D 6C", "KS QC JD 9S 6S")
+    assert result.players[0].outcome == outcome
+
+
+def test_loser_pays_the_winners_multiplier(niuniu) -> None:
+    result = _play(niuniu, "KH QD JC 9D 6C",  # Niu 5, x1
+                   "KS QC JS 9S 10S",  # Niu 9, x2: wins 2 stakes
+                   "AH 2H 3H AD 2D",  # Five Small, x8
+                   "7S 8S 9H 4C 3S")  # 7+9+4 = 20, 8+3 = 11: Niu 1, loses the banker's x1
+    assert [p.units for p in result.players] == [2, 8, -1]
+    assert result.banker_delta == -90
+
+
+def test_suited_ox_pays_double(gnau) -> None:
+    doubled = _rules("gnau", suited_ox_pays_double=True)
+    # Ox 10 + 4 + 6, power 8S + 5S (suited) = Single-Ox 3; the banker has No Ox.
+    hand = "10C 4S 6D 8S 5S"
+    assert evaluate(hand, doubled).multiplier == 2 and evaluate(hand, gnau).multiplier == 1
+    assert _play(doubled, "10S 9H 8D 4C 4H", hand).players[0].units == 2
+
+
+def test_suited_reading_preferred_among_equals() -> None:
+    doubled = _rules("gnau", suited_ox_pays_double=True)
+    # Any Duke + 4 + 6 is an ox and leaves two ten-point cards, Single-Ox 0; only KS + QS is suited.
+    reading = evaluate("KS QS JH 4D 6D", doubled)
+    assert reading.label == "Single-Ox 0" and reading.best.suited
+
+
+def test_onlookers_share_their_players_fate_and_commission_is_taken(gnau) -> None:
+    rules = _rules("gnau", commission=0.05)
+    banker = Participant("bank", "10S 9H 8D 4C 4H")  # No Ox
+    player = Participant("ann", "10H 4D 6C 8C 8H", Decimal(10), (Onlooker("bob", Decimal(4)),))  # Double-Ox 8, x3
+    loser = Participant("cy", "7S 7H 7D KC 5H", Decimal(20))  # Single-Ox 5 beats No Ox too
+    result = settle(banker, [player, loser], rules)
+    ann, bob = result.results[0], result.results[1]
+    assert (ann.units, ann.delta, ann.commission) == (3, Decimal("28.50"), Decimal("1.50"))
+    assert (bob.backs, bob.outcome, bob.delta) == ("ann", "win", Decimal("11.40"))
+    assert result.banker_delta == -(30 + 12 + 20) and result.banker_commission == 0
+    assert result.house == Decimal("1.50") + Decimal("0.60") + Decimal("1.00")
+
+
+def test_several_decks_allow_repeats(gnau) -> None:
+    one_deck_round = ("KS QS JS 10S 9S", "KS 2H 3H 4H 5H")
+    with pytest.raises(HandError, match="KS appears 2 times"):
+        _play(gnau, *one_deck_round)
+    assert _play(_rules("gnau", decks=2), *one_deck_round).players[0].outcome in ("win", "lose", "push")
+
+
+def test_bank_passing_options(gnau) -> None:
+    hands = ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "10H 4D 6C 8C 8H")
+    assert _play(gnau, *hands).next_banker == "bank"
+    assert _play(_rules("gnau", bank_passes="every_round"), *hands).next_banker == "p0"
+    no_ox_banker = _rules("gnau", bank_passes="after_banker_ox")
+    assert _play(no_ox_banker, *hands).next_banker == "bank"
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ([], "at least one player"),
+    ([Participant("bank", "2H 3H 4H 5H 7H", Decimal(1))], "distinct, non-empty name"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
+    ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
+    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown tile code"),
+    ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
+])
+def test_bad_rounds(players, message: str, gnau) -> None:
+    with pytest.raises(HandError if "tile" not in message else ValueError, match=message):
+        settle(Participant("bank", "KS QS JS 10S 9S"), players, gnau)
