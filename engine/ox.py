@@ -8,7 +8,6 @@ left over, the power, judged by the categories the rules rank.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -144,9 +143,14 @@ class _Judge:
     # Readings --------------------------------------------------------------------------------
     def ox_values(self, triple: Sequence[Item], options: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
         """How three items (with their ``choices``) count to make an ox, or None if they cannot."""
-        for values in product(*options):
+        if len(options[0]) == len(options[1]) == len(options[2]) == 1:  # no wild item: skip product(), the hot path
+            values = (options[0][0], options[1][0], options[2][0])
             if sum(values) % 10 == 0:
                 return values
+        else:
+            for values in product(*options):
+                if sum(values) % 10 == 0:
+                    return values
         if self.rules.triple_is_ox and isinstance(triple[0], Card) and len({c.rank for c in triple}) == 1:
             return tuple(option[0] for option in options)
         return None
@@ -187,13 +191,10 @@ class _Judge:
             elif category == "bull":
                 yield category, points, str(points)
 
-    def special(self, category: str, items: Sequence[Item]) -> tuple[int, str | None] | None:
-        """(value rank, value) if the whole hand is this special category, else None."""
-        if not all(isinstance(item, Card) for item in items):
-            return None
-        ranks = sorted(card.rank for card in items)
+    def special(self, category: str, ranks: Sequence[int]) -> tuple[int, str | None] | None:
+        """(value rank, value) if a card hand with these sorted ranks is this special category, else None."""
         if category == "five_dukes":
-            return (0, None) if all(self.is_duke(c) for c in items) else None
+            return (0, None) if ranks[0] >= (10 if self.rules.ten_is_duke else 11) else None
         if category == "five_flowers":
             return (0, None) if ranks[0] >= 11 else None
         if category == "four_flowers":
@@ -202,8 +203,7 @@ class _Judge:
             limit = self.rules.five_small_max_total
             return (0, None) if ranks[-1] <= 4 and (limit is None or sum(ranks) <= limit) else None
         if category == "bomb":
-            rank, count = Counter(ranks).most_common(1)[0]
-            return (rank, RANK_CODES[rank - 1]) if count == 4 else None
+            return (ranks[1], RANK_CODES[ranks[1] - 1]) if ranks[0] == ranks[3] or ranks[1] == ranks[4] else None
         raise AssertionError(category)  # pragma: no cover - the ranking was validated
 
     def strength(self, category: str, value_rank: int, items: Sequence[Item]) -> tuple[int, ...]:
@@ -212,8 +212,9 @@ class _Judge:
     # Whole hands -----------------------------------------------------------------------------
     def classify(self, items: Sequence[Item]) -> tuple[str, str | None, tuple[int, ...]]:
         best = (self.rules.fallback, "0" if self.rules.items == "tiles" else None, (self.score[self.rules.fallback], 0))
+        ranks = sorted(card.rank for card in items) if self.specials else ()
         for category in self.specials:
-            found = self.special(category, items)
+            found = self.special(category, ranks)
             if found is not None:
                 return category, found[1], self.strength(category, found[0], items)
         options = [self.choices(item) for item in items]
@@ -227,7 +228,8 @@ class _Judge:
         return best[0], best[1], self.strength(best[0], best[2][1], items)
 
     def evaluate(self, items: tuple[Item, ...]) -> Evaluation:
-        readings = [self._special_reading(category, items) for category in self.specials]
+        ranks = sorted(card.rank for card in items) if self.specials else ()
+        readings = [self._special_reading(category, items, ranks) for category in self.specials]
         readings = [r for r in readings if r is not None]
         options = [self.choices(item) for item in items]
         for triple, pair in _TRIPLES:
@@ -242,8 +244,8 @@ class _Judge:
         readings.sort(key=lambda r: (r.strength, prefer_suited and r.suited), reverse=True)
         return Evaluation(items, self.rules, tuple(_distinct(readings)))
 
-    def _special_reading(self, category: str, items: Sequence[Item]) -> Alternative | None:
-        found = self.special(category, items)
+    def _special_reading(self, category: str, items: Sequence[Item], ranks: Sequence[int]) -> Alternative | None:
+        found = self.special(category, ranks)
         if found is None:
             return None
         value_rank, value = found

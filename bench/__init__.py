@@ -1,0 +1,1 @@
+"""Benchmarks: medians, and ratios against a baseline run in the same process. Never timed unit tests."""
