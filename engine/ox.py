@@ -134,6 +134,11 @@ class _Judge:
     def is_duke(self, item: Item) -> bool:
         return isinstance(item, Card) and (item.rank >= 11 or (self.rules.ten_is_duke and item.rank == 10))
 
+    def ace_with_duke(self, pair: Sequence[Card], spade: bool) -> bool:
+        """An ace (of spades: Ngau Tonku; of another suit: Nenku) beside a Duke."""
+        a, b = pair
+        return any(x.rank == 1 and (x.suit == "S") == spade and self.is_duke(y) for x, y in ((a, b), (b, a)))
+
     def tiebreak(self, items: Sequence[Item]) -> tuple[int, ...]:
         """The high-card tie-break: highest rank, then its suit by the rules' suit order."""
         if self.rules.ties != "high_card":
@@ -174,8 +179,7 @@ class _Judge:
         points = 10 if total == 0 and rules.zero_counts_as_ten else total
         for category in self.power_categories:
             if category == "ngau_tonku":
-                aces = [c for c in pair if c.rank == 1 and c.suit == "S"]
-                if aces and any(self.is_duke(c) for c in pair if c is not aces[0]):
+                if self.ace_with_duke(pair, spade=True):
                     yield category, 0, None
             elif category == "double_ox":
                 a, b = pair
@@ -240,9 +244,15 @@ class _Judge:
                 readings.append(self._split_reading(ox_items, ox_values, [items[i] for i in pair], power, items))
         if not readings:
             readings.append(self._no_ox_reading(items))
+        return Evaluation(items, self.rules, tuple(_distinct(self._strongest_first(readings))))
+
+    def _strongest_first(self, readings: list[Alternative]) -> list[Alternative]:
+        """Order readings by strength; among equals, whatever order the items came in, prefer a suited one
+        (where that pays double), then one with a name of its own (Nenku), then the lowest items."""
+        readings = sorted(readings, key=lambda r: (sorted(c.item for c in r.ox), sorted(c.item for c in r.power)))
         prefer_suited = self.rules.suited_ox_pays_double
-        readings.sort(key=lambda r: (r.strength, prefer_suited and r.suited), reverse=True)
-        return Evaluation(items, self.rules, tuple(_distinct(readings)))
+        return sorted(readings, reverse=True, key=lambda r: (
+            r.strength, prefer_suited and r.suited, r.label != self.rules.label(r.category, r.value)))
 
     def _special_reading(self, category: str, items: Sequence[Item], ranks: Sequence[int]) -> Alternative | None:
         found = self.special(category, ranks)
@@ -258,7 +268,7 @@ class _Judge:
                        power: tuple[str, int, str | None, tuple[int, ...]], items: Sequence[Item]) -> Alternative:
         category, value_rank, value, power_values = power
         label = self.rules.label(category, value)
-        if category == "single_ox" and self.rules.nenku_label and self._is_nenku(pair):
+        if category == "single_ox" and self.rules.nenku_label and self.ace_with_duke(pair, spade=False):
             label = self.rules.label("nenku", value)
         ox = tuple(Counted(i, v) for i, v in zip(ox_items, ox_values))
         power = tuple(Counted(i, v) for i, v in zip(pair, power_values))
@@ -284,10 +294,6 @@ class _Judge:
         counted = tuple(Counted(item, self.choices(item)[0]) for item in items)
         return Alternative(category, value, label, self.strength(category, 0, items), (), counted, 0, False,
                            f"no three {kind} {how} -> {label}")
-
-    def _is_nenku(self, pair: Sequence[Item]) -> bool:
-        a, b = pair
-        return any(x.rank == 1 and x.suit != "S" and self.is_duke(y) for x, y in ((a, b), (b, a)))
 
     def _why_special(self, category: str, items: Sequence[Item], value: str | None) -> str:
         if category == "five_dukes":

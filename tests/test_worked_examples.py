@@ -225,3 +225,10 @@ def test_bank_passes_right_only_after_the_banker_makes_a_bull(preset: str) -> No
     is stuck, he remains banker'."""
     assert _round(preset, "6-6 4-4 3-1 2-2 1-1", (PLAYER_6, 1), ("6-3 5-4 4-3 3-2 6-2", 1)).next_banker == "p0"
     assert _round(preset, "6-6 1-1 4-4 3-1 6-1", (PLAYER_6, 1), ("6-3 5-4 4-3 3-2 6-2", 1)).next_banker == "banker"
+
+
+def test_equal_readings_are_chosen_whatever_the_order(gnau) -> None:
+    """3S 10S AH 4S JS is Single-Ox 1 two ways: AH + JS (a Nenku) or AH + 10S. The named reading is
+    shown, whatever order the cards come in (found by the property test of order independence)."""
+    for hand in ("3S 10S AH 4S JS", "JS 4S AH 10S 3S", "AH JS 10S 3S 4S"):
+        assert evaluate(hand, gnau).label == "Nenku"
