@@ -44,9 +44,9 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     c1 = rng.uniform(60, 240, 3).astype(np.float32)
     c2 = c1 * rng.uniform(0.55, 0.85) + rng.uniform(-20, 20, 3).astype(np.float32)
     period = rng.uniform(10, 40)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
     stripes = ((np.floor(xx / period) + np.floor(yy / period) * rng.integers(0, 2)) % 2)[..., None]
-    weave = 1 + 0.07 * np.sin(xx * 2.2)[..., None] * np.sin(yy * 2.2)[..., None]
+    weave = 1 + 0.07 * (np.sin(yy * 2.2) * np.sin(xx * 2.2))[..., None]
     folds = 1 + 0.12 * smooth_noise(rng, shape, 3)[..., None]
     return (c1 * (1 - stripes) + c2 * stripes) * weave * folds
 

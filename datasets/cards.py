@@ -70,7 +70,7 @@ STYLES: tuple[CardStyle, ...] = (
               ((50, 50, 210), (190, 120, 40), (60, 190, 230))),
 )
 
-SCALE = 4  # drawn at 4x and reduced, for smooth anti-aliased edges
+SCALE = 3  # drawn at 3x and reduced, for smooth anti-aliased edges
 
 
 def _suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float, colour: tuple[int, int, int],

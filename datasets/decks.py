@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from oxeye.datasets.faces import CARD_SIZE, Face, make_face, rotate_box_180, rounded_mask
+from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.vision.classes import CARD_CLASSES
 
-DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "data" / "decks"
 PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"  # MIT; Adrian Kennard's SVG card designs
 DESIGNS = ("2color", "4color", "2color-bf", "4color-bf")  # two/four colours, normal/big index
 RENDER_SCALE = 2  # rasterise at twice the texture size, then reduce
