@@ -17,6 +17,7 @@ from oxeye.vision.classes import CLASS_ID, kind_of
 INDEX_VISIBLE = 0.6
 ITEM_VISIBLE = 0.6
 HALF_VISIBLE = 0.5
+OPEN_KERNEL = np.ones((3, 3), np.uint8)
 
 
 def _quad(matrix: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -58,9 +59,12 @@ def scene_labels(scene: Scene) -> list[dict[str, object]]:
             continue
         if not is_card and min(corner_visible) < HALF_VISIBLE:
             continue
-        x, y, w, h = cv2.boundingRect(owned)
-        contours, _ = cv2.findContours(owned, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        polygons = [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).tolist() for c in contours if len(c) >= 3]
+        solid = cv2.morphologyEx(owned, cv2.MORPH_OPEN, OPEN_KERNEL)  # no one-pixel slivers in boxes
+        if not solid.any():
+            continue
+        x, y, w, h = cv2.boundingRect(solid)
+        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        polygons = [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).tolist() for c in contours]
         corner_boxes = []
         for (q, _), seen in zip(corners, corner_visible):
             lo = np.clip(q.min(axis=0), 0, (width, height))

@@ -71,7 +71,8 @@ def _apply(matrix: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def _local_scale(h: np.ndarray, p: np.ndarray) -> float:
     """Image pixels per table unit near table point ``p``."""
     q = _apply(h, np.array([p, p + (1, 0), p + (0, 1)]))
-    return float(np.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0]))))
+    (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)))
 
 
 def _affine(tx: float, ty: float, angle: float, scale: float = 1.0) -> np.ndarray:
