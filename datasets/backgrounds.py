@@ -35,7 +35,8 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     grain = 0.5 + 0.5 * np.sin((yy + warp) * freq + 0.5 * smooth_noise(rng, shape, 30) * 3)
     grain = grain ** rng.uniform(1, 3)
     plank = (np.floor((yy + warp * 0.1) / rng.uniform(40, 90)) % 2) * rng.uniform(0, 0.15)
-    t = np.clip(grain * 0.8 + plank + 0.05 * rng.standard_normal(shape, np.float32), 0, 1)[..., None]
+    streaks = cv2.resize(rng.standard_normal((h, max(2, w // 24)), np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    t = np.clip(grain * 0.7 + plank + 0.12 * streaks + 0.04 * rng.standard_normal(shape, np.float32), 0, 1)[..., None]
     return dark * (1 - t) + light * t
 
 

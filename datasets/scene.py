@@ -20,6 +20,7 @@ from oxeye.vision.classes import CIVIL_FACES
 
 OTHER = -1  # id map value of fingers, distractors and tile sides
 EMPTY = -2  # id map value of the bare table
+HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
     decks = library.card_decks if kind == "cards" else library.tile_sets
     deck_name = sorted(decks)[rng.integers(len(decks))]
     faces = decks[deck_name]
-    n_hands = int(rng.integers(1, 9))
+    n_hands = int(rng.choice(np.arange(1, 9), p=HAND_COUNT_WEIGHTS))
     if kind == "cards":
         pool = [c for c in faces if c not in anchor]
         styles = ("row", "spread", "fan", "fan")
