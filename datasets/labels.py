@@ -21,7 +21,7 @@ OPEN_KERNEL = np.ones((3, 3), np.uint8)
 
 
 def _quad(matrix: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """A face-pixel box through a homography: four image points."""
+    """A face-pixel box through a homography: four points."""
     x1, y1, x2, y2 = box
     pts = np.array([[[x1, y1]], [[x2, y1]], [[x2, y2]], [[x1, y2]]], np.float64)
     return cv2.perspectiveTransform(pts, matrix).reshape(4, 2)
@@ -47,13 +47,14 @@ def scene_labels(scene: Scene) -> list[dict[str, object]]:
     records = []
     for item_id, item in enumerate(scene.items):
         fw, fh = item.face.size
-        outline = _quad(item.matrix, (0, 0, fw, fh))
-        owned = (scene.idmap == item_id).astype(np.uint8)
+        x0, y0, x1, y1 = item.roi
+        to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ item.matrix  # work inside the item's region
+        owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
         if not owned.any():
             continue
-        visible = _visible_in(outline, owned)
-        corners = [(_quad(item.matrix, box), box) for box in item.face.index_boxes]
-        corner_visible = [_visible_in(q, owned) for q, _ in corners]
+        visible = _visible_in(_quad(to_roi, (0, 0, fw, fh)), owned)
+        corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
+        corner_visible = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
         is_card = kind_of(item.face.code) == "card"
         if is_card and max(corner_visible) < INDEX_VISIBLE and visible < ITEM_VISIBLE:
             continue
@@ -63,10 +64,11 @@ def scene_labels(scene: Scene) -> list[dict[str, object]]:
         if not solid.any():
             continue
         x, y, w, h = cv2.boundingRect(solid)
-        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        x, y = x + x0, y + y0
+        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
         polygons = [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).tolist() for c in contours]
         corner_boxes = []
-        for (q, _), seen in zip(corners, corner_visible):
+        for q, seen in zip(corners, corner_visible):
             lo = np.clip(q.min(axis=0), 0, (width, height))
             hi = np.clip(q.max(axis=0), 0, (width, height))
             corner_boxes.append({"box": _rounded(np.concatenate([lo, hi])), "visible": round(seen, 3)})
@@ -77,7 +79,7 @@ def scene_labels(scene: Scene) -> list[dict[str, object]]:
             "hand": item.hand,
             "box": [x, y, x + w, y + h],
             "visible_fraction": round(visible, 3),
-            "outline": [_rounded(p) for p in outline],
+            "outline": [_rounded(p) for p in _quad(item.matrix, (0, 0, fw, fh))],
             "visible_outline": polygons,
             "corner_boxes": corner_boxes,
         })

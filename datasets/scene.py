@@ -39,6 +39,7 @@ class Placed:
     face: Face
     hand: int
     matrix: np.ndarray
+    roi: tuple[int, int, int, int]  # x0, y0, x1, y1: the image region holding all its pixels
 
 
 @dataclass
@@ -101,17 +102,17 @@ def _arrangement(rng: np.random.Generator, style: str, w: float, h: float) -> li
 
 
 def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matrix: np.ndarray, owner: int,
-               shadow: float, glare: bool, thickness: np.ndarray | None = None) -> bool:
-    """Warp a BGRA texture into the image with a drop shadow, optional glare and tile sides; False if off-image."""
+               shadow: float, glare: bool, thickness: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
+    """Warp a BGRA texture into the image with a drop shadow, optional glare and tile sides; its region or None."""
     th, tw = texture.shape[:2]
     height, width = scene.idmap.shape
     corners = _apply(matrix, np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64))
     pad = 12
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - pad
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + pad
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    x0, y0, x1, y1 = int(max(0, x0)), int(max(0, y0)), int(min(width, x1)), int(min(height, y1))
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return False
+        return None
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
     warped = cv2.warpPerspective(texture, shift @ matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3].astype(np.float32) / 255.0
@@ -125,7 +126,7 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         for frac in (0.34, 0.67, 1.0):
             m = np.float32([[1, 0, thickness[0] * frac], [0, 1, thickness[1] * frac]])
             side = np.maximum(side, cv2.warpAffine(alpha, m, (x1 - x0, y1 - y0)))
-        side_colour = warped[..., :3].reshape(-1, 3)[alpha.reshape(-1) > 0.9].mean(axis=0) * 0.55
+        side_colour = texture[th // 2, tw // 4:3 * tw // 4, :3].mean(axis=0) * 0.55  # the body between the halves
         roi = roi * (1 - side[..., None]) + side_colour * side[..., None]
         scene.idmap[y0:y1, x0:x1][side > 0.5] = OTHER
     colour = warped[..., :3].astype(np.float32)
@@ -138,7 +139,7 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
     roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
     scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
     scene.idmap[y0:y1, x0:x1][alpha > 0.5] = owner
-    return True
+    return x0, y0, x1, y1
 
 
 def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Face, hand: int, table: np.ndarray,
@@ -154,8 +155,9 @@ def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Fac
         depth = fh * scale * 0.08 * (0.3 + np.sin(np.radians(tilt)))
         thickness = np.array([rng.normal(0, 0.3), 1.0]) * depth
     glare = face.glossy and rng.random() < 0.35
-    if _composite(scene, rng, face.levels[level], matrix, len(scene.items), rng.uniform(0.2, 0.5), glare, thickness):
-        scene.items.append(Placed(face, hand, to_image))
+    roi = _composite(scene, rng, face.levels[level], matrix, len(scene.items), rng.uniform(0.2, 0.5), glare, thickness)
+    if roi is not None:
+        scene.items.append(Placed(face, hand, to_image, roi))
 
 
 def _place_prop(scene: Scene, rng: np.random.Generator, h: np.ndarray, texture: np.ndarray, centre: np.ndarray,
