@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean
+.PHONY: run test bench decks clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Optional: fetch third-party SVG decks from npm into data/decks (the generator works without them).
+decks: $(STAMP)
+	$(BIN)/oxeye dataset fetch-decks
 
 clean:
 	rm -rf $(VENV)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMAND_MODULES: tuple[str, ...] = ("oxeye.service.engine_commands",)
+COMMAND_MODULES: tuple[str, ...] = ("oxeye.service.engine_commands", "oxeye.datasets.cli")
 
 
 class OneLineParser(argparse.ArgumentParser):

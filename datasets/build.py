@@ -1,0 +1,146 @@
+"""Build a dataset: many scenes, written as JPEG images, YOLO labels, per-image JSON and data.yaml.
+
+Image ``i`` is rendered from its own generator seeded with (seed, i), so the bytes do not
+depend on the number of workers or their scheduling. Scene kinds alternate, and hand 0 of
+the k-th scene of a kind holds classes 5k .. 5k+4 of that kind, so every class appears once
+a build has ceil(52 / 5) card scenes and ceil(21 / 5) tile scenes.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from oxeye.datasets.augment import photograph
+from oxeye.datasets.cards import drawn_decks
+from oxeye.datasets.decks import load_fetched_decks
+from oxeye.datasets.labels import scene_labels, yolo_lines
+from oxeye.datasets.paths import DEFAULT_CACHE
+from oxeye.datasets.props import prop_textures
+from oxeye.datasets.scene import Library, render_scene
+from oxeye.datasets.tiles import tile_sets
+from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
+
+KINDS = ("cards", "tiles")
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """What to build; ``validate`` turns bad values into one clear ValueError."""
+
+    out: Path
+    images: int
+    seed: int
+    imgsz: int = 640
+    kinds: tuple[str, ...] = KINDS
+    decks: Path = DEFAULT_CACHE
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad argument."""
+        if self.images < 1:
+            raise ValueError(f"--images must be at least 1, got {self.images}")
+        if self.seed < 0:
+            raise ValueError(f"--seed must be non-negative, got {self.seed}")
+        if self.imgsz < 128 or self.imgsz % 32:
+            raise ValueError(f"--imgsz must be a multiple of 32 and at least 128, got {self.imgsz}")
+        unknown = [k for k in self.kinds if k not in KINDS]
+        if unknown or not self.kinds:
+            raise ValueError(f"--kinds must be a comma-separated subset of {','.join(KINDS)}, got {','.join(self.kinds)!r}")
+        if self.out.exists() and not self.out.is_dir():
+            raise ValueError(f"--out {self.out} exists and is not a directory")
+
+
+def load_library(decks: Path) -> Library:
+    """Every face and distractor texture a worker needs (fetched decks when the cache has them)."""
+    return Library({**drawn_decks(), **load_fetched_decks(decks)}, tile_sets(), prop_textures())
+
+
+def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
+    """Width and height: ``imgsz`` on the long side, 3:4 on the short, landscape or portrait like a phone."""
+    short = imgsz * 3 // 4 // 32 * 32
+    return (imgsz, short) if rng.random() < 0.7 else (short, imgsz)
+
+
+def render_one(index: int, config: BuildConfig, library: Library) -> tuple[bytes, str, dict[str, object]]:
+    """Image ``index`` of a build: JPEG bytes, YOLO text and the per-image record."""
+    rng = np.random.default_rng([config.seed, index])
+    kind = config.kinds[index % len(config.kinds)]
+    classes = CARD_CLASSES if kind == "cards" else TILE_CLASSES
+    k = index // len(config.kinds)
+    anchor = [classes[(5 * k + j) % len(classes)] for j in range(5)]
+    width, height = image_size(rng, config.imgsz)
+    scene = render_scene(rng, library, kind, anchor, (width, height))
+    image = photograph(rng, scene.image)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+    if not ok:
+        raise OSError(f"could not encode image {index}")
+    records = scene_labels(scene)
+    hands = []
+    for i, style in enumerate(scene.hands):
+        members = [n for n, r in enumerate(records) if r["hand"] == i]
+        hands.append({"index": i, "arrangement": style, "items": members, "unlabelled": 5 - len(members)})
+    meta = {"image": f"images/{index:06d}.jpg", "width": width, "height": height, "seed": config.seed,
+            "index": index, "kind": kind, **scene.info, "hands": hands, "items": records}
+    return jpeg.tobytes(), yolo_lines(records, width, height), meta
+
+
+def write_one(index: int, config: BuildConfig, library: Library) -> int:
+    """Render image ``index`` and write its three files; returns how many items it labels."""
+    jpeg, yolo, meta = render_one(index, config, library)
+    name = f"{index:06d}"
+    (config.out / "images" / f"{name}.jpg").write_bytes(jpeg)
+    (config.out / "labels" / f"{name}.txt").write_text(yolo)
+    (config.out / "meta" / f"{name}.json").write_text(json.dumps(meta, separators=(",", ":")))
+    return len(meta["items"])
+
+
+_WORKER: dict[str, object] = {}
+
+
+def _init_worker(config: BuildConfig) -> None:
+    """Render the library once per process (forked workers inherit the parent's)."""
+    cv2.setNumThreads(1)
+    _WORKER["config"] = config
+    if _WORKER.get("decks") != config.decks:
+        _WORKER["library"] = load_library(config.decks)
+        _WORKER["decks"] = config.decks
+
+
+def _work(index: int) -> int:
+    return write_one(index, _WORKER["config"], _WORKER["library"])
+
+
+def build(config: BuildConfig, workers: int | None = None, progress: bool = True) -> int:
+    """Write the whole dataset into ``config.out``; returns the number of labelled items."""
+    from tqdm import tqdm
+
+    config.validate()
+    for sub in ("images", "labels", "meta"):
+        (config.out / sub).mkdir(parents=True, exist_ok=True)
+    if not os.access(config.out, os.W_OK):
+        raise OSError(f"--out {config.out} is not writable")
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASSES))
+    (config.out / "data.yaml").write_text(
+        f"path: {config.out.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n")
+    workers = workers or min(2, os.cpu_count() or 1)
+    bar = tqdm(total=config.images, unit="img", disable=not progress, desc="dataset")
+    total = 0
+    _init_worker(config)
+    if workers == 1:
+        for index in range(config.images):
+            total += _work(index)
+            bar.update()
+    else:
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with context.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+            for labelled in pool.imap_unordered(_work, range(config.images), chunksize=4):
+                total += labelled
+                bar.update()
+    bar.close()
+    return total

@@ -1,0 +1,69 @@
+"""``oxeye dataset build | preview | fetch-decks``: the synthetic table-photo generator's commands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from oxeye.datasets.paths import DEFAULT_CACHE
+
+
+def _build(args: argparse.Namespace) -> int:
+    from oxeye.datasets.build import BuildConfig, build
+
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, args.decks)
+    config.validate()
+    labelled = build(config, workers=args.workers)
+    print(f"wrote {args.images} images with {labelled} labelled items to {args.out}")
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from oxeye.datasets.preview import contact_sheet
+
+    drawn = contact_sheet(args.dataset, args.out, count=args.count)
+    print(f"drew {drawn} images to {args.out}")
+    return 0
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    from oxeye.datasets.decks import fetch_decks
+
+    designs = fetch_decks(args.decks)
+    print(f"rasterised {len(designs)} designs into {args.decks}: {', '.join(designs)}")
+    return 0
+
+
+def _positive_workers(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``dataset`` with its build, preview and fetch-decks subcommands."""
+    dataset = subparsers.add_parser("dataset", help="build and inspect synthetic table photos with labels")
+    commands = dataset.add_subparsers(dest="dataset_command", metavar="ACTION", parser_class=type(dataset))
+    commands.required = True
+
+    build = commands.add_parser("build", help="render N labelled images into DIR")
+    build.add_argument("--out", type=Path, required=True, help="output folder")
+    build.add_argument("--images", type=int, required=True, help="number of images")
+    build.add_argument("--seed", type=int, required=True, help="seed; the same seed gives the same bytes")
+    build.add_argument("--imgsz", type=int, default=640, help="long side in pixels, a multiple of 32 (640)")
+    build.add_argument("--kinds", default="cards,tiles", help="comma-separated: cards, tiles (both)")
+    build.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="fetched deck cache (used when present)")
+    build.add_argument("--workers", type=_positive_workers, default=None, help="processes (2)")
+    build.set_defaults(handler=_build)
+
+    preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")
+    preview.add_argument("dataset", type=Path, help="a folder written by 'oxeye dataset build'")
+    preview.add_argument("--out", type=Path, required=True, help="PNG to write")
+    preview.add_argument("--count", type=int, default=16, help="images on the sheet (16)")
+    preview.set_defaults(handler=_preview)
+
+    fetch = commands.add_parser("fetch-decks", help="fetch third-party SVG decks with npm and rasterise them")
+    fetch.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="cache folder (data/decks)")
+    fetch.set_defaults(handler=_fetch)

@@ -1,0 +1,96 @@
+"""Labels from a rendered scene's id map: visible boxes, outlines, corner indices, and the rule for hiding.
+
+Rule: a card is labelled when at least one of its two corner indices is at least
+``INDEX_VISIBLE`` visible, or when at least ``ITEM_VISIBLE`` of the card is; a tile when
+each of its halves is at least ``HALF_VISIBLE`` visible. The YOLO box is the box of the
+item's visible pixels.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from oxeye.datasets.scene import Scene
+from oxeye.vision.classes import CLASS_ID, kind_of
+
+INDEX_VISIBLE = 0.6
+ITEM_VISIBLE = 0.6
+HALF_VISIBLE = 0.5
+OPEN_KERNEL = np.ones((3, 3), np.uint8)
+
+
+def _quad(matrix: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """A face-pixel box through a homography: four points."""
+    x1, y1, x2, y2 = box
+    pts = np.array([[[x1, y1]], [[x2, y1]], [[x2, y2]], [[x1, y2]]], np.float64)
+    return cv2.perspectiveTransform(pts, matrix).reshape(4, 2)
+
+
+def _visible_in(quad: np.ndarray, owned: np.ndarray) -> float:
+    """Fraction of a quad's area whose pixels the item owns (parts outside the image count as hidden)."""
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    if area < 1:
+        return 0.0
+    mask = np.zeros(owned.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+    return float(min(1.0, np.count_nonzero(mask & owned) / area))
+
+
+def _rounded(values: np.ndarray | list[float]) -> list[float]:
+    return [round(float(v), 1) for v in np.asarray(values).reshape(-1)]
+
+
+def scene_labels(scene: Scene) -> list[dict[str, object]]:
+    """One record per recognisable item: code, class, hand, box, outlines, corner boxes, visible fraction."""
+    height, width = scene.idmap.shape
+    records = []
+    for item_id, item in enumerate(scene.items):
+        fw, fh = item.face.size
+        x0, y0, x1, y1 = item.roi
+        to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ item.matrix  # work inside the item's region
+        owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
+        if not owned.any():
+            continue
+        visible = _visible_in(_quad(to_roi, (0, 0, fw, fh)), owned)
+        corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
+        corner_visible = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
+        is_card = kind_of(item.face.code) == "card"
+        if is_card and max(corner_visible) < INDEX_VISIBLE and visible < ITEM_VISIBLE:
+            continue
+        if not is_card and min(corner_visible) < HALF_VISIBLE:
+            continue
+        solid = cv2.morphologyEx(owned, cv2.MORPH_OPEN, OPEN_KERNEL)  # no one-pixel slivers in boxes
+        if not solid.any():
+            continue
+        x, y, w, h = cv2.boundingRect(solid)
+        x, y = x + x0, y + y0
+        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
+        polygons = [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).tolist() for c in contours]
+        corner_boxes = []
+        for q, seen in zip(corners, corner_visible):
+            lo = np.clip(q.min(axis=0), 0, (width, height))
+            hi = np.clip(q.max(axis=0), 0, (width, height))
+            corner_boxes.append({"box": _rounded(np.concatenate([lo, hi])), "visible": round(seen, 3)})
+        records.append({
+            "code": item.face.code,
+            "class_id": CLASS_ID[item.face.code],
+            "kind": kind_of(item.face.code),
+            "hand": item.hand,
+            "box": [x, y, x + w, y + h],
+            "visible_fraction": round(visible, 3),
+            "outline": [_rounded(p) for p in _quad(item.matrix, (0, 0, fw, fh))],
+            "visible_outline": polygons,
+            "corner_boxes": corner_boxes,
+        })
+    return records
+
+
+def yolo_lines(records: list[dict[str, object]], width: int, height: int) -> str:
+    """YOLO label text: one 'class cx cy w h' line per record, normalised to the image size."""
+    lines = []
+    for r in records:
+        x1, y1, x2, y2 = r["box"]
+        lines.append(f"{r['class_id']} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+                     f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,84 @@
+"""Things on the table that are not labelled: chips, dice, card backs and face-down tiles, and fingers."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from oxeye.datasets.cards import draw_back
+from oxeye.datasets.faces import rounded_mask
+from oxeye.datasets.tiles import BODIES, tile_back
+
+SKIN_TONES = ((120, 160, 220), (95, 135, 200), (70, 105, 165), (50, 75, 120), (140, 175, 230))
+
+
+def _chip(colour: tuple[int, int, int]) -> np.ndarray:
+    """A casino chip seen from above (BGRA): coloured disc, white edge spots, inner ring."""
+    size = 96
+    img = np.zeros((size, size, 3), np.uint8)
+    c = size // 2
+    cv2.circle(img, (c, c), c - 1, colour, -1, cv2.LINE_AA)
+    for k in range(6):
+        a = k * np.pi / 3
+        p = (int(c + 0.8 * c * np.cos(a)), int(c + 0.8 * c * np.sin(a)))
+        cv2.circle(img, p, size // 12, (240, 240, 240), -1, cv2.LINE_AA)
+    cv2.circle(img, (c, c), int(c * 0.55), (235, 235, 235), 2, cv2.LINE_AA)
+    mask = np.zeros((size, size), np.uint8)
+    cv2.circle(mask, (c, c), c - 1, 255, -1, cv2.LINE_AA)
+    return np.dstack([img, mask])
+
+
+def _die(pips: int) -> np.ndarray:
+    """A white die seen from above (BGRA) showing ``pips``."""
+    size = 64
+    img = np.full((size, size, 3), 235, np.uint8)
+    spots = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+             4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+             5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+             6: [(0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)]}[pips]
+    for x, y in spots:
+        cv2.circle(img, (int(x * size), int(y * size)), size // 11, (30, 30, 30) if pips != 1 else (40, 40, 200), -1, cv2.LINE_AA)
+    return np.dstack([img, rounded_mask(size, size, size * 0.2)])
+
+
+def prop_textures() -> dict[str, list[np.ndarray]]:
+    """Every distractor texture by family, made once per worker."""
+    chip_colours = ((40, 40, 190), (180, 80, 20), (30, 30, 30), (40, 150, 40), (240, 240, 240))
+    return {
+        "chip": [_chip(c) for c in chip_colours],
+        "die": [_die(n) for n in range(1, 7)],
+        "card_back": [draw_back(c, p) for c, p in (((40, 40, 170), 0), ((150, 60, 20), 1), ((50, 50, 50), 2))],
+        "tile_back": [tile_back(body) for body in BODIES],
+    }
+
+
+def draw_finger(img: np.ndarray, idmap: np.ndarray, base: np.ndarray, tip: np.ndarray, width: float,
+                skin: tuple[int, int, int]) -> None:
+    """Paint a finger from ``base`` to ``tip`` (image pixels) with shading and a nail; it hides what is under it."""
+    h, w = idmap.shape
+    pad = int(width) + 4
+    x0, y0 = int(max(0, min(base[0], tip[0]) - pad)), int(max(0, min(base[1], tip[1]) - pad))
+    x1, y1 = int(min(w, max(base[0], tip[0]) + pad)), int(min(h, max(base[1], tip[1]) + pad))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    p0 = tuple(int(v) for v in base - (x0, y0))
+    p1 = tuple(int(v) for v in tip - (x0, y0))
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.line(mask, p0, p1, 255, max(2, int(width)), cv2.LINE_AA)
+    colour = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
+    dark = tuple(int(c * 0.7) for c in skin)
+    cv2.line(colour, p0, p1, dark, max(2, int(width)), cv2.LINE_AA)
+    cv2.line(colour, p0, p1, skin, max(1, int(width * 0.7)), cv2.LINE_AA)
+    light = tuple(min(255, int(c * 1.15 + 10)) for c in skin)
+    cv2.line(colour, p0, p1, light, max(1, int(width * 0.25)), cv2.LINE_AA)
+    direction = np.subtract(p1, p0).astype(np.float32)
+    direction /= max(1e-3, float(np.hypot(*direction)))
+    nail = np.add(p1, -direction * width * 0.35)
+    angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
+    axes = (max(1, int(width * 0.3)), max(1, int(width * 0.25)))
+    cv2.ellipse(colour, (int(nail[0]), int(nail[1])), axes, angle, 0, 360, (190, 200, 235), -1, cv2.LINE_AA)
+    colour = cv2.GaussianBlur(colour, (3, 3), 0)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    roi = img[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - a) + colour * a).astype(np.uint8)
+    idmap[y0:y1, x0:x1][mask > 127] = -1

@@ -1,0 +1,273 @@
+"""One table scene: camera, table, hands of cards or tiles, fingers and distractors.
+
+Items live on the table plane; a homography from a tilted pinhole camera puts them in the
+image. Each item is warped into a small region of interest, and an id map records which
+item owns each pixel, so that occlusion is exact for the labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from oxeye.datasets.backgrounds import KINDS as BACKGROUNDS
+from oxeye.datasets.backgrounds import table_texture
+from oxeye.datasets.faces import Face
+from oxeye.datasets.props import SKIN_TONES, draw_finger
+from oxeye.vision.classes import CIVIL_FACES
+
+OTHER = -1  # id map value of fingers, distractors and tile sides
+EMPTY = -2  # id map value of the bare table
+HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
+
+
+@dataclass(frozen=True)
+class Library:
+    """Everything a worker renders from, made once: faces by deck and distractor textures."""
+
+    card_decks: dict[str, dict[str, Face]]
+    tile_sets: dict[str, dict[str, Face]]
+    props: dict[str, list[np.ndarray]]
+
+
+@dataclass
+class Placed:
+    """An item drawn into the scene: its face and the homography from face pixels to image pixels."""
+
+    face: Face
+    hand: int
+    matrix: np.ndarray
+    roi: tuple[int, int, int, int]  # x0, y0, x1, y1: the image region holding all its pixels
+
+
+@dataclass
+class Scene:
+    """A rendered scene before photographic effects, with ownership of every pixel."""
+
+    image: np.ndarray
+    idmap: np.ndarray
+    items: list[Placed] = field(default_factory=list)
+    hands: list[str] = field(default_factory=list)  # arrangement of each hand
+    info: dict[str, object] = field(default_factory=dict)
+
+
+def _camera(rng: np.random.Generator, width: int, height: int) -> tuple[np.ndarray, float]:
+    """Homography from table plane to image for a camera above or across the table, and its tilt."""
+    tilt = np.radians(rng.uniform(0, 15) if rng.random() < 0.4 else rng.uniform(15, 45))
+    yaw = rng.uniform(0, 2 * np.pi)
+    f = width * rng.uniform(0.8, 1.3)
+    cz, sz, cx, sx = np.cos(yaw), np.sin(yaw), np.cos(tilt), np.sin(tilt)
+    rot = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]]) @ np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]])
+    h = k @ np.column_stack([rot[:, 0], rot[:, 1], [0, 0, f]])
+    return h / h[2, 2], float(np.degrees(tilt))
+
+
+def _apply(matrix: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N, 2) through a homography."""
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2)
+
+
+def _local_scale(h: np.ndarray, p: np.ndarray) -> float:
+    """Image pixels per table unit near table point ``p``."""
+    q = _apply(h, np.array([p, p + (1, 0), p + (0, 1)]))
+    (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)))
+
+
+def _affine(tx: float, ty: float, angle: float, scale: float = 1.0) -> np.ndarray:
+    """3x3 matrix: scale, rotate by ``angle`` degrees, then translate."""
+    c, s = np.cos(np.radians(angle)) * scale, np.sin(np.radians(angle)) * scale
+    return np.array([[c, -s, tx], [s, c, ty], [0, 0, 1]])
+
+
+def _arrangement(rng: np.random.Generator, style: str, w: float, h: float) -> list[tuple[float, float, float]]:
+    """Offsets (dx, dy, angle) of five items around a hand centre, in table units, drawn left to right."""
+    if style == "fan":
+        step = rng.uniform(7, 16)
+        out = []
+        for i in range(5):
+            a = (i - 2) * step
+            pivot = _affine(0, 0.45 * h, a) @ np.array([0, -0.75 * h, 1])
+            out.append((pivot[0] + rng.normal(0, 0.01 * w), pivot[1], a + rng.normal(0, 1.5)))
+        return out
+    if style == "spread":
+        step = w * rng.uniform(0.3, 0.6)
+        return [((i - 2) * step, rng.normal(0, 0.05 * h), rng.normal(0, 5)) for i in range(5)]
+    gap = w * rng.uniform(0.02, 0.4)
+    xs = [(i - 2) * (w + gap) + (gap * 1.5 if style == "split" and i >= 3 else 0) for i in range(5)]
+    return [(x, rng.normal(0, 0.03 * h), rng.normal(0, 3)) for x in xs]
+
+
+def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matrix: np.ndarray, owner: int,
+               shadow: float, glare: bool, thickness: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
+    """Warp a BGRA texture into the image with a drop shadow, optional glare and tile sides; its region or None."""
+    th, tw = texture.shape[:2]
+    height, width = scene.idmap.shape
+    corners = _apply(matrix, np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64))
+    pad = 12
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + pad
+    x0, y0, x1, y1 = int(max(0, x0)), int(max(0, y0)), int(min(width, x1)), int(min(height, y1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    warped = cv2.warpPerspective(texture, shift @ matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    alpha = warped[..., 3].astype(np.float32) / 255.0
+    roi = scene.image[y0:y1, x0:x1].astype(np.float32)
+    if shadow > 0:
+        dx, dy = rng.uniform(1, 6, 2)
+        moved = cv2.warpAffine(alpha, np.float32([[1, 0, dx], [0, 1, dy]]), (x1 - x0, y1 - y0))
+        roi *= 1 - shadow * cv2.GaussianBlur(moved, (0, 0), 2.5)[..., None]
+    if thickness is not None:
+        side = np.zeros_like(alpha)
+        for frac in (0.34, 0.67, 1.0):
+            m = np.float32([[1, 0, thickness[0] * frac], [0, 1, thickness[1] * frac]])
+            side = np.maximum(side, cv2.warpAffine(alpha, m, (x1 - x0, y1 - y0)))
+        side_colour = texture[th // 2, tw // 4:3 * tw // 4, :3].mean(axis=0) * 0.55  # the body between the halves
+        roi = roi * (1 - side[..., None]) + side_colour * side[..., None]
+        scene.idmap[y0:y1, x0:x1][side > 0.5] = OTHER
+    colour = warped[..., :3].astype(np.float32)
+    if glare:
+        gy, gx = rng.uniform(0, y1 - y0), rng.uniform(0, x1 - x0)
+        r = rng.uniform(0.2, 0.6) * max(x1 - x0, y1 - y0)
+        yy, xx = np.ogrid[0:y1 - y0, 0:x1 - x0]
+        spot = rng.uniform(0.3, 0.9) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (r * r))
+        colour += (255 - colour) * spot[..., None]
+    roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
+    scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    scene.idmap[y0:y1, x0:x1][alpha > 0.5] = owner
+    return x0, y0, x1, y1
+
+
+def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Face, hand: int, table: np.ndarray,
+                tilt: float) -> None:
+    """Draw one face at table placement ``table`` (face-centred units scaled to table units)."""
+    fw, fh = face.size
+    to_image = h @ table @ np.array([[1, 0, -fw / 2], [0, 1, -fh / 2], [0, 0, 1]])
+    scale = _local_scale(to_image, np.array([fw / 2, fh / 2]))
+    level = int(np.clip(np.floor(np.log2(1 / max(scale, 1e-6))), 0, len(face.levels) - 1))
+    matrix = to_image @ np.diag([2.0 ** level, 2.0 ** level, 1.0])
+    thickness = None
+    if face.code.count("-"):
+        depth = fh * scale * 0.08 * (0.3 + np.sin(np.radians(tilt)))
+        thickness = np.array([rng.normal(0, 0.3), 1.0]) * depth
+    glare = face.glossy and rng.random() < 0.35
+    roi = _composite(scene, rng, face.levels[level], matrix, len(scene.items), rng.uniform(0.2, 0.5), glare, thickness)
+    if roi is not None:
+        scene.items.append(Placed(face, hand, to_image, roi))
+
+
+def _place_prop(scene: Scene, rng: np.random.Generator, h: np.ndarray, texture: np.ndarray, centre: np.ndarray,
+                size: float) -> None:
+    """Draw a distractor texture on the table at ``centre`` with its long side ``size`` table units."""
+    th, tw = texture.shape[:2]
+    table = _affine(*centre, rng.uniform(0, 360), size / max(tw, th))
+    matrix = h @ table @ np.array([[1, 0, -tw / 2], [0, 1, -th / 2], [0, 0, 1]])
+    _composite(scene, rng, texture, matrix, OTHER, rng.uniform(0.2, 0.4), False)
+
+
+def _hand_centres(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Hand centres in normalised image coordinates: around an ellipse like seats at a table; the first central."""
+    if n == 1:
+        return np.array([[rng.uniform(0.4, 0.6), rng.uniform(0.4, 0.6)]])
+    start = rng.uniform(0, 2 * np.pi)
+    angles = start + np.arange(n - 1) * 2 * np.pi / (n - 1) + rng.normal(0, 0.15, n - 1)
+    radius = rng.uniform(0.28, 0.36)
+    ring = np.column_stack([0.5 + radius * np.cos(angles), 0.5 + radius * np.sin(angles)])
+    return np.vstack([[0.5 + rng.normal(0, 0.04), 0.5 + rng.normal(0, 0.04)], ring])
+
+
+def _fingers_on_fan(scene: Scene, rng: np.random.Generator, h: np.ndarray, hand_table: np.ndarray,
+                    w: float, hgt: float) -> None:
+    """A holding hand: palm over the fan's pivot and a thumb across the lower card edges."""
+    pts = _apply(h @ hand_table, np.array([[0, 0.45 * hgt], [rng.uniform(-0.3, 0.3) * w, 0.05 * hgt],
+                                          [0, 1.2 * hgt]], np.float64))
+    width = float(np.hypot(*(pts[0] - _apply(h @ hand_table, np.array([[w * 0.45, 0.45 * hgt]]))[0])))
+    skin = SKIN_TONES[rng.integers(len(SKIN_TONES))]
+    draw_finger(scene.image, scene.idmap, pts[2], pts[0], width * 2.2, skin)
+    draw_finger(scene.image, scene.idmap, pts[0], pts[1], width * 0.9, skin)
+
+
+def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: list[str],
+                 size: tuple[int, int]) -> Scene:
+    """Render one scene of ``kind`` ('cards' or 'tiles'), hand 0 holding the ``anchor`` codes in full view."""
+    width, height = size
+    h, tilt = _camera(rng, width, height)
+    inv = np.linalg.inv(h)
+    background = BACKGROUNDS[rng.integers(len(BACKGROUNDS))]
+    image_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    table_corners = _apply(inv, image_corners)
+    lo, hi = table_corners.min(axis=0), table_corners.max(axis=0)
+    step = max(1.0, float((hi - lo).max()) / 512)
+    tex = table_texture(rng, (int((hi[1] - lo[1]) / step) + 2, int((hi[0] - lo[0]) / step) + 2), background)
+    tex_to_table = np.array([[step, 0, lo[0]], [0, step, lo[1]], [0, 0, 1]])
+    image = cv2.warpPerspective(tex, h @ tex_to_table, (width, height), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT_101)
+    scene = Scene(image, np.full((height, width), EMPTY, np.int16))
+    decks = library.card_decks if kind == "cards" else library.tile_sets
+    deck_name = sorted(decks)[rng.integers(len(decks))]
+    faces = decks[deck_name]
+    n_hands = int(rng.choice(np.arange(1, 9), p=HAND_COUNT_WEIGHTS))
+    if kind == "cards":
+        pool = [c for c in faces if c not in anchor]
+        styles = ("row", "spread", "fan", "fan")
+        anchor_styles = ("row", "spread")
+    else:  # the 32-tile set has every civil face twice; more than six hands need a second set
+        sets = 1 + (n_hands * 5 > 32)
+        pool = [c for c in faces for _ in range(sets * (2 if c in CIVIL_FACES else 1))]
+        for code in anchor:
+            pool.remove(code)
+        styles = ("row", "split", "spread")
+        anchor_styles = ("row", "split")
+    rng.shuffle(pool)
+    codes = [anchor] + [pool[5 * i:5 * i + 5] for i in range(n_hands - 1)]
+    scene.info = {"deck": deck_name, "background": background, "tilt_deg": round(tilt, 1)}
+    size_px = min(width, height) * rng.uniform(0.28, 0.5) / np.sqrt(n_hands) * (1.0 if kind == "cards" else 0.9)
+    props = [library.props[k] for k in (("chip", "die", "card_back") if kind == "cards" else ("chip", "die", "tile_back"))]
+    for _ in range(rng.integers(0, 4)):
+        family = props[rng.integers(len(props))]
+        centre = _apply(inv, rng.uniform(0.05, 0.95, (1, 2)) * (width, height))[0]
+        _place_prop(scene, rng, h, family[rng.integers(len(family))], centre, size_px * rng.uniform(0.3, 0.8) /
+                    _local_scale(h, centre))
+    centres = _hand_centres(rng, n_hands)
+    order = list(range(1, n_hands)) + [0]  # the anchor hand last, on top of everything
+    for hand in order:
+        style = anchor_styles[rng.integers(2)] if hand == 0 else styles[rng.integers(len(styles))]
+        centre = _apply(inv, centres[hand:hand + 1] * (width, height))[0]
+        local = _local_scale(h, centre)
+        fw, fh = next(iter(faces.values())).size
+        scale = size_px / fh / local
+        angle = rng.uniform(0, 360)
+        if hand == 0:
+            scale, angle = _fit_anchor(h, centre, scale, angle, (fw, fh), (width, height), rng)
+        hand_table = _affine(*centre, angle)
+        for code, (dx, dy, a) in zip(codes[hand], _arrangement(rng, style, fw * scale, fh * scale)):
+            _place_face(scene, rng, h, faces[code], hand, hand_table @ _affine(dx, dy, a, scale), tilt)
+        if style == "fan" and rng.random() < 0.8:
+            _fingers_on_fan(scene, rng, h, hand_table, fw * scale, fh * scale)
+        elif hand != 0 and rng.random() < 0.25:
+            tip = _apply(h @ hand_table, np.array([[rng.uniform(-1.5, 1.5) * fw * scale, 0.4 * fh * scale]]))[0]
+            base = tip + rng.normal(0, 1, 2) * min(width, height) * 0.2
+            draw_finger(scene.image, scene.idmap, base, tip, size_px * rng.uniform(0.3, 0.45),
+                        SKIN_TONES[rng.integers(len(SKIN_TONES))])
+        scene.hands.append(style)
+    scene.hands = [scene.hands[order.index(i)] for i in range(n_hands)]
+    return scene
+
+
+def _fit_anchor(h: np.ndarray, centre: np.ndarray, scale: float, angle: float, face: tuple[int, int],
+                size: tuple[int, int], rng: np.random.Generator) -> tuple[float, float]:
+    """Shrink or turn the anchor hand until its whole extent (as a loose row) lies inside the image."""
+    fw, fh = face
+    for _ in range(12):
+        half_w, half_h = 2.5 * fw * scale * 1.45, fh * scale * 0.6
+        box = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
+        pts = _apply(h @ _affine(*centre, angle), box)
+        if pts.min() >= 4 and (pts[:, 0] <= size[0] - 4).all() and (pts[:, 1] <= size[1] - 4).all():
+            break
+        scale *= 0.85
+        angle = rng.uniform(0, 360) if rng.random() < 0.5 else angle
+    return scale, angle

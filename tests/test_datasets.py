@@ -1,0 +1,114 @@
+"""The synthetic table-photo generator: labels agree with the drawing, builds repeat, every class appears."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from oxeye.service.cli import main
+from oxeye.vision.classes import CLASSES, kind_of
+
+N_IMAGES = 24  # ceil(52 / 5) card scenes and ceil(21 / 5) tile scenes guarantee every class
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One modest build with only the project's own decks (no fetched cache needed)."""
+    out = tmp_path_factory.mktemp("ds") / "build"
+    empty = tmp_path_factory.mktemp("no-decks")
+    assert main(["dataset", "build", "--out", str(out), "--images", str(N_IMAGES), "--seed", "7",
+                 "--imgsz", "320", "--decks", str(empty)]) == 0
+    return out
+
+
+def _metas(root: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((root / "meta").glob("*.json"))]
+
+
+def test_layout_and_yaml(built: Path) -> None:
+    names = [f"{i:06d}" for i in range(N_IMAGES)]
+    assert sorted(p.stem for p in (built / "images").glob("*.jpg")) == names
+    assert sorted(p.stem for p in (built / "labels").glob("*.txt")) == names
+    yaml = (built / "data.yaml").read_text()
+    assert f"path: {built.resolve()}" in yaml and f"  {len(CLASSES) - 1}: '{CLASSES[-1]}'" in yaml
+
+
+def test_labels_agree_with_the_drawing(built: Path) -> None:
+    for meta in _metas(built):
+        image = cv2.imread(str(built / meta["image"]))
+        h, w = image.shape[:2]
+        assert (w, h) == (meta["width"], meta["height"])
+        yolo = (built / "labels" / f"{meta['index']:06d}.txt").read_text().split("\n")[:-1]
+        assert len(yolo) == len(meta["items"])
+        for line, item in zip(yolo, meta["items"]):
+            cls, cx, cy, bw, bh = line.split()
+            assert int(cls) == item["class_id"] == CLASSES.index(item["code"])
+            assert kind_of(item["code"]) == item["kind"] == meta["kind"][:-1]
+            x1, y1, x2, y2 = item["box"]
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+            assert abs(float(cx) * w - (x1 + x2) / 2) < 0.01 and abs(float(bw) * w - (x2 - x1)) < 0.01
+            assert 0 < item["visible_fraction"] <= 1
+            # The box is the bounds of the visible outline (simplified by up to a pixel), and not flat.
+            pts = np.concatenate([np.array(p) for p in item["visible_outline"]])
+            assert (np.abs(pts.min(axis=0) - (x1, y1)) <= 2).all() and (np.abs(pts.max(axis=0) + 1 - (x2, y2)) <= 2).all()
+            assert (pts.min(axis=0) >= (x1, y1)).all() and (pts.max(axis=0) < (x2, y2)).all()
+            assert image[y1:y2, x1:x2].std() > 1
+            assert len(item["outline"]) == 4 and len(item["corner_boxes"]) == 2
+            if item["kind"] == "card":
+                assert max(c["visible"] for c in item["corner_boxes"]) >= 0.6 or item["visible_fraction"] >= 0.6
+            else:
+                assert min(c["visible"] for c in item["corner_boxes"]) >= 0.5
+            assert 0 <= item["hand"] < len(meta["hands"])
+        listed = sorted(i for hand in meta["hands"] for i in hand["items"])
+        assert listed == list(range(len(meta["items"])))
+
+
+def test_every_class_appears(built: Path) -> None:
+    seen = {item["code"] for meta in _metas(built) for item in meta["items"]}
+    assert seen == set(CLASSES)
+
+
+def test_same_seed_same_bytes(built: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    assert main(["dataset", "build", "--out", str(again), "--images", "6", "--seed", "7", "--imgsz", "320",
+                 "--decks", str(tmp_path / "none"), "--workers", "1"]) == 0
+    for path in sorted(again.rglob("*.*")):
+        if path.name != "data.yaml":
+            assert path.read_bytes() == (built / path.relative_to(again)).read_bytes(), path
+
+
+def test_preview_draws_a_sheet(built: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.png"
+    assert main(["dataset", "preview", str(built), "--out", str(sheet), "--count", "4"]) == 0
+    assert cv2.imread(str(sheet)).shape[:2] == (400, 1600)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--images", "0"], "--images must be at least 1"),
+    (["--imgsz", "650"], "--imgsz must be a multiple of 32"),
+    (["--kinds", "cards,dice"], "--kinds must be"),
+])
+def test_bad_arguments_give_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                           message: str) -> None:
+    base = {"--out": str(tmp_path / "o"), "--images": "3", "--seed": "1"}
+    for flag, value in zip(args[::2], args[1::2]):
+        base[flag] = value
+    assert main(["dataset", "build", *[x for kv in base.items() for x in kv]]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and message in err
+
+
+def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    assert main(["dataset", "build", "--out", str(target), "--images", "1", "--seed", "1"]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dataset", "preview", str(tmp_path), "--out", str(tmp_path / "s.png")]) == 2
+    assert "build a dataset there first" in capsys.readouterr().err
