@@ -37,6 +37,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
+        sys.stderr.close()
+        return 0
+    except ModuleNotFoundError as error:
+        print(f"oxeye {args.command}: error: {error.name!r} is not installed; this command needs one of "
+              f"oxeye's extras (pip install 'oxeye[dev]' installs them all)", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as error:  # bad input of every kind, engine errors included
         print(f"oxeye {args.command}: error: {error}", file=sys.stderr)
         return 2

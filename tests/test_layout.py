@@ -1,0 +1,69 @@
+"""The fixed layout's promises: the engine is standard library only, data flows one way, and the
+engine's commands run without any extra installed."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _imports(folder: str) -> set[str]:
+    """Every module name imported by the Python files in ``folder``."""
+    names: set[str] = set()
+    for path in (ROOT / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+    return names
+
+
+def test_engine_is_standard_library_only() -> None:
+    outside = {n for n in _imports("engine")
+               if n.split(".")[0] not in sys.stdlib_module_names and not n.startswith("oxeye.engine")}
+    assert not outside, f"engine/ imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize(("folder", "forbidden"), [
+    ("engine", ("oxeye.vision", "oxeye.datasets", "oxeye.service", "oxeye.models")),
+    ("vision", ("oxeye.engine", "oxeye.service")),  # vision knows no rules
+    ("datasets", ("oxeye.service",)),
+])
+def test_data_flows_one_way(folder: str, forbidden: tuple[str, ...]) -> None:
+    wrong = {n for n in _imports(folder) if n.startswith(forbidden)}
+    assert not wrong, f"{folder}/ imports {sorted(wrong)}"
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_engine_commands_load_no_third_party_module() -> None:
+    done = _run(
+        "import sys, io, contextlib\n"
+        "from oxeye.service.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['hand', '--rules', 'gnau', 'AS', '2S', '3S', '4S', '5S'])\n"
+        "    main(['stats', '--rules', 'tau-ngau-pagat'])\n"
+        "top = {m.split('.')[0] for m in sys.modules}\n"
+        "print(sorted(top - set(sys.stdlib_module_names) - {'__main__', 'oxeye', '_distutils_hack'} - {m for m in top if m.startswith('__editable__')}))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_extra_is_one_clear_line() -> None:
+    done = _run("import sys; sys.modules['cv2'] = None\n"
+                "from oxeye.service.cli import main\n"
+                "sys.exit(main(['dataset', 'build', '--out', '/nonexistent/x', '--images', '1', '--seed', '1']))")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "oxeye dataset: error: 'cv2' is not installed; this command needs one of oxeye's extras "
+        "(pip install 'oxeye[dev]' installs them all)"]
