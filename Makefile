@@ -12,10 +12,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-# Until the service lands, the main job is the command line: `make run ARGS="hand --rules gnau 3S 6H 8D 4C 8H"`.
-ARGS ?= --help
+# The main job: the web service on 127.0.0.1:8000 (API docs at /docs), ledger in data/oxeye.sqlite3.
 run: $(STAMP)
-	$(BIN)/oxeye $(ARGS)
+	$(BIN)/oxeye serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2

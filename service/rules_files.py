@@ -28,7 +28,7 @@ def preset_text(name: str) -> str:
 def load_rules(spec: str) -> HouseRules:
     """Rules from a preset name or a path to a .toml or .json file."""
     if spec in preset_names():
-        return rules_from_mapping(_read_toml(preset_text(spec), spec))
+        return load_preset(spec)
     path = Path(spec)
     if path.suffix.lower() not in (".toml", ".json") or not path.is_file():
         raise RulesError(f"unknown rules preset {spec!r} (presets: {', '.join(preset_names())}; or a .toml/.json file)")
@@ -41,6 +41,16 @@ def load_rules(spec: str) -> HouseRules:
     else:
         data = _read_toml(text, spec)
     return rules_from_mapping(data)
+
+
+def load_preset(name: str) -> HouseRules:
+    """A shipped preset by name."""
+    return rules_from_mapping(_read_toml(preset_text(name), name), (name,))
+
+
+def rules_from_spec(spec: object) -> HouseRules:
+    """Rules sent over the network: a preset name or an inline table of options (never a server path)."""
+    return load_preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
 
 
 def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:

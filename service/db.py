@@ -1,0 +1,86 @@
+"""The table ledger's storage: SQLAlchemy tables for tables, seats and rounds; SQLite in WAL mode.
+
+Each round is written in one transaction together with the table's new banker, so a recorded
+round survives a crash or restart whole, or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+
+class Base(DeclarativeBase):
+    """The ledger's tables."""
+
+
+class TableRow(Base):
+    """A game table: its house rules, its seats in order and who banks now."""
+
+    __tablename__ = "tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    rules: Mapped[object] = mapped_column(JSON)  # a preset name or a table of options
+    banker: Mapped[str] = mapped_column(String(100))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.position", cascade="all, delete-orphan")
+    rounds: Mapped[list[RoundRow]] = relationship(order_by="RoundRow.number", cascade="all, delete-orphan")
+
+
+class SeatRow(Base):
+    """One person at a table; position runs around the table to the right."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    name: Mapped[str] = mapped_column(String(100))
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class RoundRow(Base):
+    """One settled round: what was played and the settlement, as the API returned it."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    banker: Mapped[str] = mapped_column(String(100))
+    played: Mapped[dict] = mapped_column(JSON)
+    settlement: Mapped[dict] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+def open_database(url: str) -> sessionmaker[Session]:
+    """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    Base.metadata.create_all(engine)
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def sessions(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One session per request, closed afterwards."""
+    with factory() as session:
+        yield session
+
+
+def dispose(factory: sessionmaker[Session]) -> None:
+    """Close the connection pool."""
+    bind = factory.kw["bind"]
+    if isinstance(bind, Engine):
+        bind.dispose()

@@ -1,0 +1,88 @@
+"""The table ledger: tables with seats, rounds settled by the engine and stored, balances, the bank passing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from oxeye.engine import Participant, settle
+from oxeye.engine.settlement import Onlooker
+from oxeye.service.db import RoundRow, SeatRow, TableRow
+from oxeye.service.engine_json import settlement_json
+from oxeye.service.rules_files import rules_from_spec
+from oxeye.service.errors import ServiceError
+from oxeye.service.schemas import RoundIn, TableIn
+
+
+def create_table(session: Session, new: TableIn) -> TableRow:
+    """Open a table; its rules are checked now, so that every later round can be settled."""
+    rules_from_spec(new.rules)
+    if len(set(new.seats)) != len(new.seats):
+        raise ServiceError("every seat needs a distinct name")
+    if new.banker not in new.seats:
+        raise ServiceError(f"the banker {new.banker!r} has no seat at the table")
+    table = TableRow(name=new.name, rules=new.rules, banker=new.banker,
+                     seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)])
+    session.add(table)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
+    return table
+
+
+def get_table(session: Session, table_id: int) -> TableRow:
+    """A table by id, or a 404 ServiceError."""
+    table = session.get(TableRow, table_id)
+    if table is None:
+        raise ServiceError(f"no table {table_id}", 404)
+    return table
+
+
+def list_tables(session: Session) -> list[TableRow]:
+    return list(session.scalars(select(TableRow).order_by(TableRow.id)))
+
+
+def record_round(session: Session, table: TableRow, played: RoundIn) -> RoundRow:
+    """Settle a round at the table's current banker and store it with the new banker, in one transaction."""
+    seats = [seat.name for seat in table.seats]
+    unknown = sorted(set(played.hands) - set(seats))
+    if unknown:
+        raise ServiceError(f"no seat at this table for {', '.join(unknown)}")
+    if table.banker not in played.hands:
+        raise ServiceError(f"the banker {table.banker} has no hand")
+    start = seats.index(table.banker) + 1
+    order = [seats[(start + i) % len(seats)] for i in range(len(seats) - 1)]  # from the banker's right
+    unmatched = sorted(set(played.stakes) ^ (set(played.hands) - {table.banker}))
+    if unmatched:
+        raise ServiceError(f"{', '.join(unmatched)}: a player needs both a hand and a stake (the banker stakes nothing)")
+    unbacked = sorted(set(played.onlookers) - set(played.stakes))
+    if unbacked:
+        raise ServiceError(f"onlookers back {', '.join(unbacked)}, who does not play this round")
+    players = [Participant(name, played.hands[name], played.stakes[name],
+                           tuple(Onlooker(o.name, o.stake) for o in played.onlookers.get(name, [])))
+               for name in order if name in played.stakes]
+    if not players:
+        raise ServiceError("a round needs at least one player besides the banker")
+    result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
+    deltas = {result.banker: str(result.banker_delta), **{r.name: str(r.delta) for r in result.results}}
+    row = RoundRow(table_id=table.id, number=len(table.rounds) + 1, banker=table.banker,
+                   played={**played.model_dump(mode="json"), "deltas": deltas},
+                   settlement=settlement_json(result))
+    table.rounds.append(row)
+    table.banker = result.next_banker
+    session.commit()
+    return row
+
+
+def balances(table: TableRow) -> dict[str, Decimal]:
+    """Each person's total over the table's rounds, exact (stored as decimal strings)."""
+    totals = {seat.name: Decimal(0) for seat in table.seats}
+    for row in table.rounds:
+        for name, delta in row.played["deltas"].items():
+            totals[name] = totals.get(name, Decimal(0)) + Decimal(delta)
+    return totals

@@ -1,0 +1,53 @@
+"""Routes of the table ledger: tables, their rounds and balances. Changes need the API key, if set."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from oxeye.service import ledger
+from oxeye.service.db import RoundRow, TableRow
+from oxeye.service.deps import Db, KeyChecked
+from oxeye.service.schemas import Problem, RoundIn, RoundOut, TableIn, TableOut
+
+router = APIRouter(prefix="/v1/tables", tags=["ledger"],
+                   responses={400: {"model": Problem}, 404: {"model": Problem}})
+
+
+def _table_out(table: TableRow) -> TableOut:
+    return TableOut(id=table.id, name=table.name, rules=table.rules, seats=[s.name for s in table.seats],
+                    banker=table.banker, rounds=len(table.rounds),
+                    balances={k: float(v) for k, v in ledger.balances(table).items()})
+
+
+def _round_out(row: RoundRow) -> RoundOut:
+    return RoundOut(number=row.number, banker=row.banker, settlement=row.settlement, created=row.created)
+
+
+@router.post("", response_model=TableOut, status_code=201, dependencies=KeyChecked,
+             responses={401: {"model": Problem}, 409: {"model": Problem}})
+def open_table(body: TableIn, db: Db) -> TableOut:
+    """Open a table with its house rules, seats (in order to the right) and first banker."""
+    return _table_out(ledger.create_table(db, body))
+
+
+@router.get("", response_model=list[TableOut])
+def tables(db: Db) -> list[TableOut]:
+    return [_table_out(t) for t in ledger.list_tables(db)]
+
+
+@router.get("/{table_id}", response_model=TableOut)
+def table(table_id: int, db: Db) -> TableOut:
+    """A table: who banks now and everyone's balance."""
+    return _table_out(ledger.get_table(db, table_id))
+
+
+@router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,
+             responses={401: {"model": Problem}})
+def play_round(table_id: int, body: RoundIn, db: Db) -> RoundOut:
+    """Settle and record a round at the table's current banker; the bank passes as the rules say."""
+    return _round_out(ledger.record_round(db, ledger.get_table(db, table_id), body))
+
+
+@router.get("/{table_id}/rounds", response_model=list[RoundOut])
+def rounds(table_id: int, db: Db) -> list[RoundOut]:
+    return [_round_out(r) for r in ledger.get_table(db, table_id).rounds]

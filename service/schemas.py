@@ -1,0 +1,154 @@
+"""Typed request and response models of the HTTP API (they make the OpenAPI docs at /docs)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
+Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
+Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
+Name = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class Problem(BaseModel):
+    """An error, as data: what went wrong, in words fit to show a user."""
+
+    error: str
+    detail: list[dict[str, Any]] | None = None
+
+
+class Counted(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    code: str
+    as_: int = Field(alias="as", description="the ox points the item counted as")
+
+
+class Reading(BaseModel):
+    """One way to read a hand."""
+
+    category: str
+    value: str | None
+    label: str
+    strength: list[int] = Field(description="a stronger hand has a lexicographically larger list")
+    ox: list[Counted]
+    power: list[Counted]
+    explanation: str
+
+
+class HandReading(Reading):
+    """A hand's best reading and every distinct alternative, strongest first."""
+
+    cards: list[str]
+    rules: str
+    multiplier: int | None
+    alternatives: list[Reading]
+
+
+class HandRequest(BaseModel):
+    rules: RulesSpec
+    hand: Hand
+
+
+class OnlookerIn(BaseModel):
+    name: Name
+    stake: Stake
+
+
+class SeatIn(BaseModel):
+    name: Name
+    hand: Hand
+
+
+class PlayerIn(SeatIn):
+    stake: Stake
+    onlookers: list[OnlookerIn] = []
+
+
+class SettleRequest(BaseModel):
+    """A round: the banker's hand and each player's hand and stake, players from the banker's right."""
+
+    rules: RulesSpec
+    banker: SeatIn
+    players: list[PlayerIn] = Field(min_length=1)
+
+
+class PersonOut(BaseModel):
+    name: str
+    outcome: Literal["win", "lose", "push"]
+    delta: float
+    stake: float
+    units: int
+    commission: float
+    cards: list[str] | None = None
+    category: str | None = None
+    value: str | None = None
+    label: str | None = None
+    backs: str | None = None
+    declare_worth_it: bool | None = None
+    units_if_not_declared: int | None = None
+
+
+class BankerOut(BaseModel):
+    name: str
+    cards: list[str]
+    category: str
+    value: str | None
+    label: str
+    delta: float
+    commission: float
+
+
+class Settlement(BaseModel):
+    """Everyone's result; before commission the deltas sum to zero."""
+
+    rules: str
+    banker: BankerOut
+    players: list[PersonOut]
+    onlookers: list[PersonOut]
+    banker_delta: float
+    house: float
+    next_banker: str
+
+
+class TableIn(BaseModel):
+    """A new table: its rules, its seats in order around the table to the right, and the first banker."""
+
+    name: Name
+    rules: RulesSpec
+    seats: list[Name] = Field(min_length=2)
+    banker: Name
+
+
+class TableOut(BaseModel):
+    id: int
+    name: str
+    rules: str | dict[str, Any]
+    seats: list[str]
+    banker: str
+    rounds: int
+    balances: dict[str, float] = Field(description="each person's total over all recorded rounds")
+
+
+class RoundIn(BaseModel):
+    """A round at a table: hands by seat name (the banker's included), stakes of the players who play."""
+
+    hands: dict[str, Hand]
+    stakes: dict[str, Stake]
+    onlookers: dict[str, list[OnlookerIn]] = Field(default={}, description="by the name of the player they back")
+
+
+class RoundOut(BaseModel):
+    number: int
+    banker: str
+    settlement: Settlement
+    created: datetime
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    database: str

@@ -1,0 +1,28 @@
+"""``oxeye serve``: the web service on a loopback port, with its ledger database."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from oxeye.service.app import create_app
+    from oxeye.service.settings import Settings
+
+    settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``serve``."""
+    serve = subparsers.add_parser("serve", help="start the web service (API docs at /docs)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument("--data", type=Path, default=Path("data"), help="data folder: the SQLite ledger lives here (data)")
+    serve.add_argument("--db", default=None, help="a SQLAlchemy URL instead, e.g. postgresql+psycopg://user@host/oxeye")
+    serve.add_argument("--api-key", default=None, help="require this key (X-API-Key) on endpoints that change the ledger")
+    serve.set_defaults(handler=_serve)

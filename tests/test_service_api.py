@@ -1,0 +1,133 @@
+"""The HTTP API through TestClient: engine routes, the ledger, the API key, and errors as data."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from oxeye.service.app import create_app
+from oxeye.service.settings import Settings
+
+KEY = {"X-API-Key": "sesame"}
+
+
+@pytest.fixture()
+def client(tmp_path) -> TestClient:
+    with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sesame"))) as test_client:
+        yield test_client
+
+
+def test_health_and_docs(client: TestClient) -> None:
+    assert client.get("/v1/health").json() == {"status": "ok", "version": "0.1.0", "database": "sqlite"}
+    schema = client.get("/openapi.json").json()
+    assert {"/v1/hand", "/v1/settle", "/v1/tables", "/v1/tables/{table_id}/rounds"} <= schema["paths"].keys()
+    assert client.get("/docs").status_code == 200
+
+
+def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
+    out = client.post("/v1/hand", json={"rules": "gnau", "hand": ["3S", "6H", "8D", "4C", "8H"]}).json()
+    assert (out["category"], out["value"], out["label"], out["multiplier"]) == ("double_ox", "8", "Double-Ox 8", 3)
+    assert out["ox"][1] == {"code": "6H", "as": 3}
+    assert [a["label"] for a in out["alternatives"]] == ["Double-Ox 8", "Single-Ox 9", "Single-Ox 2"]
+    inline = client.post("/v1/hand", json={"rules": {"base": "gnau", "ten_is_duke": True}, "hand": "10S JH QD KC 10D"})
+    assert inline.json()["category"] == "five_dukes"
+
+
+def test_presets(client: TestClient) -> None:
+    assert "tau-ngau-macau" in client.get("/v1/rules").json()
+    assert 'name = "niuniu"' in client.get("/v1/rules/niuniu").text
+    assert client.get("/v1/rules/nope").status_code == 404
+
+
+def test_settle(client: TestClient) -> None:
+    body = {"rules": "gnau", "banker": {"name": "Bea", "hand": "10S 9H 8D 4C 4H"},
+            "players": [{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 10,
+                         "onlookers": [{"name": "Dee", "stake": 1}]}]}
+    out = client.post("/v1/settle", json=body).json()
+    assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 7
+    assert out["banker_delta"] == -77 and out["next_banker"] == "Bea"
+
+
+@pytest.mark.parametrize(("path", "body", "status", "message"), [
+    ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S"}, 400, "a hand has 5 items, got 4"),
+    ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S ZZ"}, 400, "unknown card code 'ZZ'"),
+    ("/v1/hand", {"rules": "nope", "hand": "AS 2S 3S 4S 5S"}, 400, "unknown rules preset 'nope'"),
+    ("/v1/hand", {"rules": "/etc/passwd", "hand": "AS 2S 3S 4S 5S"}, 400, "unknown rules preset"),
+    ("/v1/hand", {"rules": {"base": "gnau", "decks": "two"}, "hand": "AS 2S 3S 4S 5S"}, 400, "option 'decks'"),
+    ("/v1/hand", {"rules": "gnau"}, 422, "hand: Field required"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
+                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "ten"}]}, 422, "players.0.stake"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
+                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 0}]}, 422, "greater than 0"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"}, "players": []},
+     422, "players"),
+])
+def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: dict, status: int, message: str) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    assert client.get("/v1/health").status_code == 200
+
+
+def _table(client: TestClient, **changes) -> dict:
+    body = {"name": "table one", "rules": "tau-ngau-pagat", "seats": ["ann", "bo", "cy"], "banker": "ann", **changes}
+    return client.post("/v1/tables", json=body, headers=KEY)
+
+
+ROUND = {"hands": {"ann": "6-6 4-4 3-1 2-2 1-1", "bo": "6-5 4-1 5-5 3-3 2-2", "cy": "6-3 5-4 4-3 3-2 6-2"},
+         "stakes": {"bo": 10, "cy": 5}}
+
+
+def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None:
+    table = _table(client).json()
+    assert (table["banker"], table["balances"]) == ("ann", {"ann": 0, "bo": 0, "cy": 0})
+    first = client.post(f"/v1/tables/{table['id']}/rounds", json=ROUND, headers=KEY)
+    assert first.status_code == 201
+    assert first.json()["settlement"]["banker"]["label"] == "Bull 0"  # Pagat: zero is zero, still a bull
+    after = client.get(f"/v1/tables/{table['id']}").json()
+    assert after["banker"] == "bo"  # the banker made a bull: the bank passes to the right
+    assert after["balances"] == {"ann": -15, "bo": 10, "cy": 5}
+    second = {"hands": {"bo": "6-6 1-1 4-4 3-1 6-1", "cy": "6-5 4-1 5-5 3-3 2-2", "ann": "6-3 5-4 4-3 3-2 6-2"},
+              "stakes": {"cy": 2, "ann": 2}, "onlookers": {"cy": [{"name": "dee", "stake": 1}]}}
+    assert client.post(f"/v1/tables/{table['id']}/rounds", json=second, headers=KEY).status_code == 201
+    after = client.get(f"/v1/tables/{table['id']}").json()
+    assert after["banker"] == "bo"  # stuck: he banks again
+    assert after["balances"] == {"ann": -13, "bo": 5, "cy": 7, "dee": 1}  # a stuck banker pays every bull
+    assert [r["number"] for r in client.get(f"/v1/tables/{table['id']}/rounds").json()] == [1, 2]
+
+
+@pytest.mark.parametrize(("change", "status", "message"), [
+    ({"banker": "zed"}, 400, "has no seat"),
+    ({"seats": ["ann", "ann"]}, 400, "distinct"),
+    ({"rules": "nope"}, 400, "unknown rules preset"),
+    ({"seats": ["ann"]}, 422, "seats"),
+])
+def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
+    response = _table(client, **change)
+    assert response.status_code == status and message in response.json()["error"]
+    assert client.get("/v1/tables").json() == []
+
+
+def test_bad_rounds_record_nothing(client: TestClient) -> None:
+    table_id = _table(client).json()["id"]
+    assert _table(client).status_code == 409
+    bad = [
+        ({**ROUND, "hands": {**ROUND["hands"], "zed": "6-6 6-6 5-5 5-5 6-5"}}, 400, "no seat at this table for zed"),
+        ({**ROUND, "stakes": {"bo": 10}}, 400, "cy: a player needs both a hand and a stake"),
+        ({**ROUND, "stakes": {"bo": 10, "cy": -5}}, 422, "greater than 0"),
+        ({**ROUND, "hands": {**ROUND["hands"], "cy": "6-5 4-1 5-5 3-3 2-2"}}, 400, "2-2 appears 3 times"),
+        ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400, "the banker ann has no hand"),
+    ]
+    for body, status, message in bad:
+        response = client.post(f"/v1/tables/{table_id}/rounds", json=body, headers=KEY)
+        assert response.status_code == status and message in response.json()["error"], response.json()
+    assert client.post("/v1/tables/99/rounds", json=ROUND, headers=KEY).status_code == 404
+    table = client.get(f"/v1/tables/{table_id}").json()
+    assert table["rounds"] == 0 and table["banker"] == "ann"
+
+
+def test_the_api_key_guards_changes_only(client: TestClient) -> None:
+    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}).status_code == 401
+    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
+                       headers={"X-API-Key": "wrong"}).status_code == 401
+    assert client.get("/v1/tables").status_code == 200
