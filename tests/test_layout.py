@@ -67,3 +67,10 @@ def test_a_missing_extra_is_one_clear_line() -> None:
     assert done.stderr.strip().splitlines() == [
         "oxeye dataset: error: 'cv2' is not installed; this command needs one of oxeye's extras "
         "(pip install 'oxeye[dev]' installs them all)"]
+
+
+def test_every_python_file_compiles() -> None:
+    """Catches what no import reaches, e.g. a merge conflict left in a benchmark."""
+    for path in ROOT.glob("*/**/*.py"):
+        if ".venv" not in path.parts and "data" not in path.parts:
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")
