@@ -48,14 +48,17 @@ def photograph(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     cast = np.array(CASTS[rng.integers(len(CASTS))], np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
     exposure = rng.uniform(0.75, 1.3)  # under- or over-exposed; bright cards on dark tables burn out
-    out = image.astype(np.float32) * (_gain(rng, h, w) * exposure)[..., None] * cast
+    gain = (_gain(rng, h, w) * exposure).astype(np.float32)
+    out = cv2.multiply(image.astype(np.float32), cv2.merge([gain * c for c in cast]))
     out = _optics(rng, out)
     cv2.setRNGSeed(int(rng.integers(2**31)))  # OpenCV's generator is much faster than numpy's for full frames
+    noise = np.empty((h, w, 3), np.float32)
+    cv2.randn(noise, 0.0, float(rng.uniform(0.5, 3)))  # colour noise
     grain = np.empty((h, w), np.float32)
-    cv2.randn(grain, 0.0, float(rng.uniform(1, 6)))
-    colour_noise = np.empty((h, w, 3), np.float32)
-    cv2.randn(colour_noise, 0.0, float(rng.uniform(0.5, 3)))
+    cv2.randn(grain, 0.0, float(rng.uniform(1, 6)))  # luminance noise
     # Shadows are amplified most by the camera's gain, so noise grows where the picture is dark.
-    dark = 1.8 - 1.3 * np.clip(cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY), 0, 255) / 255
-    out += (grain[..., None] + colour_noise) * dark.astype(np.float32)[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    dark = cv2.resize(1.8 - 1.3 * np.minimum(1, small.astype(np.float32) / 255 * cv2.resize(gain, (w // 4, h // 4))),
+                      (w, h), interpolation=cv2.INTER_LINEAR)
+    noise = cv2.multiply(cv2.add(noise, cv2.merge([grain, grain, grain])), cv2.merge([dark, dark, dark]))
+    return cv2.add(out, noise).clip(0, 255).astype(np.uint8)
