@@ -46,7 +46,7 @@ def _optics(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
 def photograph(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """The scene as a phone or webcam would record it: uneven light, colour cast, blur and sensor noise."""
     h, w = image.shape[:2]
-    cast = np.array(CASTS[rng.integers(len(CASTS))], np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    cast = np.array(CASTS[rng.integers(len(CASTS))], np.float32) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
     exposure = rng.uniform(0.75, 1.3)  # under- or over-exposed; bright cards on dark tables burn out
     gain = (_gain(rng, h, w) * exposure).astype(np.float32)
     out = cv2.multiply(image.astype(np.float32), cv2.merge([gain * c for c in cast]))
