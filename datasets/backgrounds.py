@@ -1,7 +1,9 @@
-"""Table textures in table-plane coordinates: felt, wood, cloth, carpet and cluttered tops.
+"""Table textures in table-plane coordinates: carpet, wood, felt, cloth, laminate, stone and cluttered tops.
 
-Textures are made at low resolution from smooth noise and stripes, then enlarged; the
-scene warps them with the camera's homography so that grain and weave recede with the table.
+Real tables are busy at several scales at once, so every texture is built from multi-octave
+noise (fractal sums of smooth noise), wood from domain-warped stripes with knots, and each
+gets a soft lighting falloff. Textures are made at low resolution and the scene warps them
+with the camera's homography, so that grain and weave recede with the table.
 """
 
 from __future__ import annotations
@@ -9,69 +11,150 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-KINDS = ("felt", "wood", "cloth", "carpet", "cluttered")
+KINDS = ("carpet", "wood", "felt", "cloth", "laminate", "stone", "cluttered", "checks")
+KIND_WEIGHTS = np.array([6, 6, 2, 3, 3, 2, 2, 0.4]) / 24.4  # carpet and wood as in real photos; checks rare
+
+# Household colours (BGR): beige and brown carpets, wood from blond to walnut, cloth and laminate.
+CARPETS = ((120, 150, 170), (80, 110, 140), (60, 90, 120), (130, 140, 145), (90, 95, 100), (70, 60, 60))
+WOODS = ((40, 80, 140), (30, 55, 100), (20, 35, 60), (70, 110, 160), (45, 60, 80), (25, 30, 40))
+CLOTHS = ((90, 50, 40), (40, 40, 45), (60, 110, 40), (140, 150, 160), (50, 40, 110), (150, 120, 90))
+LAMINATES = ((170, 185, 195), (150, 160, 165), (200, 205, 210), (120, 150, 180), (90, 100, 105))
 
 
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
-    """Noise in [-1, 1] that varies over about ``cells`` blobs across, enlarged with cubic interpolation."""
+    """Noise in about [-1, 1] that varies over about ``cells`` blobs across, enlarged with cubic interpolation."""
     h, w = shape
     coarse = rng.uniform(-1, 1, (max(2, cells * h // w), max(2, cells))).astype(np.float32)
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    base = np.array([(40, 110, 30), (90, 60, 20), (30, 30, 120), (60, 70, 60), (70, 90, 30)][rng.integers(5)], np.float32)
-    tone = 1 + 0.12 * smooth_noise(rng, shape, 4) + 0.06 * rng.standard_normal(shape, np.float32)
-    return base * tone[..., None]
+def fractal(rng: np.random.Generator, shape: tuple[int, int], cells: int, octaves: int,
+            persistence: float = 0.55) -> np.ndarray:
+    """Multi-octave noise, normalised to unit standard deviation: blobs of ``cells`` across and finer ones."""
+    out = np.zeros(shape, np.float32)
+    amp = 1.0
+    for o in range(octaves):
+        out += amp * smooth_noise(rng, shape, cells * 2 ** o)
+        amp *= persistence
+    return out / max(1e-6, float(out.std()))
+
+
+def _grain(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> np.ndarray:
+    """Per-texel noise blurred by ``sigma`` texels, unit standard deviation: fibres, flecks, tufts."""
+    noise = np.empty(shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))  # OpenCV's generator is several times faster than numpy's
+    cv2.randn(noise, 0.0, 1.0)
+    noise = cv2.GaussianBlur(noise, (0, 0), sigma)
+    return noise / max(1e-6, float(noise.std()))
+
+
+def _tint(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], spread: float) -> np.ndarray:
+    """One palette colour with a random shift, so that no two tables are quite the same."""
+    base = np.array(palette[rng.integers(len(palette))], np.float32)
+    return base * rng.uniform(1 - spread, 1 + spread) + rng.normal(0, 8, 3).astype(np.float32)
+
+
+def _carpet(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    base = _tint(rng, CARPETS, 0.2)
+    tufts = 0.6 * _grain(rng, shape, 0.7) + 0.4 * _grain(rng, shape, 1.6)
+    tone = 1 + rng.uniform(0.18, 0.3) * tufts + 0.06 * fractal(rng, shape, 3, 3)
+    fleck = _grain(rng, shape, 1.0)[..., None] * rng.uniform(5, 14, 3).astype(np.float32)  # mixed-colour yarns
+    return base * tone[..., None] + fleck
 
 
 def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
-    dark = np.array([(20, 40, 70), (30, 60, 110), (15, 25, 40), (60, 100, 150), (35, 45, 60)][rng.integers(5)], np.float32)
-    light = dark * rng.uniform(1.4, 2.0)
+    dark = _tint(rng, WOODS, 0.15)
+    light = dark * rng.uniform(1.5, 2.6) + rng.uniform(0, 25)
     yy = np.arange(h, dtype=np.float32)[:, None]
-    warp = 6 * smooth_noise(rng, shape, 2) + 1.5 * smooth_noise(rng, shape, 8)
-    freq = rng.uniform(0.15, 0.5)
-    grain = 0.5 + 0.5 * np.sin((yy + warp) * freq + 0.5 * smooth_noise(rng, shape, 30) * 3)
-    grain = grain ** rng.uniform(1, 3)
-    plank = (np.floor((yy + warp * 0.1) / rng.uniform(40, 90)) % 2) * rng.uniform(0, 0.15)
-    streaks = cv2.resize(rng.standard_normal((h, max(2, w // 24)), np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    t = np.clip(grain * 0.7 + plank + 0.12 * streaks + 0.04 * rng.standard_normal(shape, np.float32), 0, 1)[..., None]
-    return dark * (1 - t) + light * t
+    xx = np.arange(w, dtype=np.float32)[None, :]
+    stretch = rng.uniform(0.1, 0.3)  # grain runs along x: warp and streaks vary slowly along it
+    warp = h * (0.05 * smooth_noise(rng, shape, 2) + 0.012 * smooth_noise(rng, shape, 7))
+    warp = cv2.resize(cv2.resize(warp, (max(2, int(w * stretch)), h)), (w, h))
+    rings = (yy + warp) * rng.uniform(0.08, 0.3)
+    for _ in range(rng.integers(0, 4)):  # knots: rings bend around a point
+        kx, ky, kr = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(6, 25)
+        d2 = ((xx - kx) / 2.5) ** 2 + (yy - ky) ** 2
+        rings += 8 * np.exp(-d2 / (kr * kr * 4)) * np.sign(yy - ky)
+        rings += 3 * np.sqrt(d2) / kr * np.exp(-d2 / (kr * kr))
+    streaks = cv2.resize(fractal(rng, (h, max(4, w // 25)), 8, 3), (w, h), interpolation=cv2.INTER_CUBIC)
+    streak = 0.5 + 0.5 * np.sin(rings + 1.2 * fractal(rng, shape, 4, 2))
+    fibres = cv2.resize(rng.standard_normal((h, max(2, w // 30))).astype(np.float32), (w, h))
+    mix = rng.uniform(0.3, 0.7)  # annual rings against long irregular streaks
+    t = (1 - mix) * streak ** rng.uniform(0.6, 2.5) + mix * (0.5 + 0.3 * np.tanh(1.2 * streaks))
+    t = np.clip(t + 0.12 * fibres + 0.05 * _grain(rng, shape, 0.6), 0, 1)
+    if rng.random() < 0.5:  # planks or deck boards: dark seams across the grain direction
+        period = rng.uniform(60, 160)
+        seam = np.abs(((yy + 0.02 * warp) % period) - period / 2) > period / 2 - rng.uniform(1, 3)
+        t = np.where(seam, t * 0.2, t)
+    return dark * (1 - t[..., None]) + light * t[..., None]
+
+
+def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    base = np.array([(40, 110, 30), (90, 60, 20), (30, 30, 120), (60, 70, 60), (70, 90, 30)][rng.integers(5)],
+                    np.float32) * rng.uniform(0.8, 1.2)
+    tone = 1 + 0.08 * fractal(rng, shape, 3, 3) + 0.07 * _grain(rng, shape, 0.5)
+    return base * tone[..., None]
 
 
 def _cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
-    c1 = rng.uniform(60, 240, 3).astype(np.float32)
-    c2 = c1 * rng.uniform(0.55, 0.85) + rng.uniform(-20, 20, 3).astype(np.float32)
-    period = rng.uniform(10, 40)
+    base = _tint(rng, CLOTHS, 0.3)
     yy, xx = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
-    stripes = ((np.floor(xx / period) + np.floor(yy / period) * rng.integers(0, 2)) % 2)[..., None]
-    weave = 1 + 0.07 * (np.sin(yy * 2.2) * np.sin(xx * 2.2))[..., None]
-    folds = 1 + 0.12 * smooth_noise(rng, shape, 3)[..., None]
-    return (c1 * (1 - stripes) + c2 * stripes) * weave * folds
+    period = rng.uniform(1.5, 3.5)
+    weave = 0.06 * np.sin(xx * np.pi / period) * np.sin(yy * np.pi / period)
+    folds = fractal(rng, shape, 2, 3)
+    shade = 1 + rng.uniform(0.12, 0.3) * np.tanh(1.5 * folds)  # creases of a tablecloth or a blanket
+    out = base * (shade + weave + 0.04 * _grain(rng, shape, 0.6))[..., None]
+    if rng.random() < 0.3:  # a printed or woven pattern: broad stripes
+        stripes = (np.floor((xx + 3 * folds) / rng.uniform(15, 50)) % 2)[..., None]
+        out = out * (1 - 0.25 * stripes) + stripes * rng.normal(0, 20, 3).astype(np.float32)
+    return out
 
 
-def _carpet(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    base = rng.uniform(60, 200, 3).astype(np.float32)
-    speckle = cv2.GaussianBlur(rng.standard_normal(shape, np.float32), (3, 3), 0.8)
-    tone = 1 + 0.3 * speckle + 0.08 * smooth_noise(rng, shape, 5)
+def _laminate(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    base = _tint(rng, LAMINATES, 0.1)
+    tone = 1 + 0.05 * fractal(rng, shape, 6, 4) + 0.03 * _grain(rng, shape, 0.7)
+    out = base * tone[..., None]
+    if rng.random() < 0.5:  # floor or counter tiles with grout lines
+        yy, xx = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
+        period, width = rng.uniform(80, 200), rng.uniform(2, 5)
+        grout = ((xx % period) < width) | ((yy % period) < width)
+        out = np.where(grout[..., None], base * 0.8 + 30, out)
+    return out
+
+
+def _stone(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    base = _tint(rng, LAMINATES + CARPETS, 0.2)
+    veins = np.abs(fractal(rng, shape, 3, 5, 0.6))
+    tone = 1 + 0.1 * fractal(rng, shape, 8, 3) - 0.2 * np.exp(-veins * 6) + 0.08 * _grain(rng, shape, 0.5)
     return base * tone[..., None]
 
 
-def _cluttered(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    img = _wood(rng, shape) if rng.random() < 0.5 else _cloth(rng, shape)
+def _checks(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
-    for _ in range(rng.integers(3, 9)):
+    c1 = rng.uniform(60, 240, 3).astype(np.float32)
+    c2 = c1 * rng.uniform(0.55, 0.85)
+    period = rng.uniform(10, 40)
+    yy, xx = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
+    checks = ((np.floor(xx / period) + np.floor(yy / period)) % 2)[..., None]
+    return (c1 * (1 - checks) + c2 * checks) * (1 + 0.05 * _grain(rng, shape, 0.6))[..., None]
+
+
+def _cluttered(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    img = _wood(rng, shape) if rng.random() < 0.5 else _carpet(rng, shape)
+    h, w = shape
+    for _ in range(rng.integers(2, 6)):
         colour = tuple(float(c) for c in rng.uniform(20, 240, 3))
         x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
         kind = rng.integers(3)
-        if kind == 0:  # book, phone, box
-            box = cv2.boxPoints(((x, y), (rng.uniform(30, 160), rng.uniform(30, 160)), rng.uniform(0, 180)))
+        if kind == 0:  # book, box, paper sheet
+            box = cv2.boxPoints(((x, y), (rng.uniform(60, 220), rng.uniform(60, 220)), rng.uniform(0, 180)))
             cv2.fillConvexPoly(img, box.astype(np.int32), colour, cv2.LINE_AA)
             cv2.polylines(img, [box.astype(np.int32)], True, tuple(c * 0.6 for c in colour), 2, cv2.LINE_AA)
-        elif kind == 1:  # cup or glass seen from above
-            r = int(rng.uniform(15, 45))
+        elif kind == 1:  # cup or bowl seen from above
+            r = int(rng.uniform(20, 60))
             cv2.circle(img, (x, y), r, colour, -1, cv2.LINE_AA)
             cv2.circle(img, (x, y), int(r * 0.8), tuple(c * 0.5 for c in colour), -1, cv2.LINE_AA)
         else:  # cable
@@ -80,7 +163,21 @@ def _cluttered(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return img
 
 
+MAKERS = {"carpet": _carpet, "wood": _wood, "felt": _felt, "cloth": _cloth, "laminate": _laminate,
+          "stone": _stone, "cluttered": _cluttered, "checks": _checks}
+
+
+def pick_kind(rng: np.random.Generator) -> str:
+    """A table kind, carpet and wood commonest as in the real photos."""
+    return KINDS[rng.choice(len(KINDS), p=KIND_WEIGHTS)]
+
+
 def table_texture(rng: np.random.Generator, shape: tuple[int, int], kind: str) -> np.ndarray:
-    """A float32 BGR table texture of ``shape`` (height, width) and the given kind."""
-    maker = {"felt": _felt, "wood": _wood, "cloth": _cloth, "carpet": _carpet, "cluttered": _cluttered}[kind]
-    return np.clip(maker(rng, shape), 0, 255).astype(np.uint8)
+    """A uint8 BGR table texture of ``shape`` (height, width) and the given kind, with a soft light falloff."""
+    img = MAKERS[kind](rng, shape)
+    h, w = shape
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.5, 1.5) * max(h, w)
+    falloff = 1 - rng.uniform(0.1, 0.45) * np.minimum(1, ((xx - cx) ** 2 + (yy - cy) ** 2) / (r * r))
+    img *= cv2.resize(falloff, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)

@@ -1,9 +1,10 @@
 """Build a dataset: many scenes, written as JPEG images, YOLO labels, per-image JSON and data.yaml.
 
 Image ``i`` is rendered from its own generator seeded with (seed, i), so the bytes do not
-depend on the number of workers or their scheduling. Scene kinds alternate, and hand 0 of
-the k-th scene of a kind holds classes 5k .. 5k+4 of that kind, so every class appears once
-a build has ceil(52 / 5) card scenes and ceil(21 / 5) tile scenes.
+depend on the number of workers or their scheduling. Scene kinds alternate; every third
+scene of a kind is a close-up of 1 to 5 loose items drawn at random, and hand 0 of the j-th
+of the other (hand) scenes of a kind holds classes 5j .. 5j+4 of that kind, so every class
+appears once a build has ceil(52 / 5) card hand scenes and ceil(21 / 5) tile hand scenes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from oxeye.datasets.augment import photograph
+from oxeye.datasets.augment import jpeg_quality, photograph
 from oxeye.datasets.cards import drawn_decks
 from oxeye.datasets.decks import load_fetched_decks
 from oxeye.datasets.labels import scene_labels, yolo_lines
@@ -28,6 +29,10 @@ from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
 
 KINDS = ("cards", "tiles")
+LOOSE_EVERY = 3  # every third scene of a kind is a close-up of loose items
+FETCHED_DECK_WEIGHT = 3.0  # the fetched SVG decks look like real cards: each is three times as likely as a drawn one
+FRAMES = ((4, 3), (3, 4), (16, 9))  # phone landscape, phone portrait, webcam
+FRAME_WEIGHTS = np.array([0.35, 0.35, 0.3])
 
 
 @dataclass(frozen=True)
@@ -58,33 +63,42 @@ class BuildConfig:
 
 def load_library(decks: Path) -> Library:
     """Every face and distractor texture a worker needs (fetched decks when the cache has them)."""
-    return Library({**drawn_decks(), **load_fetched_decks(decks)}, tile_sets(), prop_textures())
+    fetched = load_fetched_decks(decks)
+    return Library({**drawn_decks(), **fetched}, tile_sets(), prop_textures(),
+                   {name: FETCHED_DECK_WEIGHT for name in fetched})
 
 
 def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
-    """Width and height: ``imgsz`` on the long side, 3:4 on the short, landscape or portrait like a phone."""
-    short = imgsz * 3 // 4 // 32 * 32
-    return (imgsz, short) if rng.random() < 0.7 else (short, imgsz)
+    """Width and height: ``imgsz`` on the long side, like a phone (4:3 either way) or a webcam (16:9)."""
+    w, h = FRAMES[rng.choice(len(FRAMES), p=FRAME_WEIGHTS)]
+    short = imgsz * min(w, h) // max(w, h) // 32 * 32
+    return (imgsz, short) if w > h else (short, imgsz)
+
+
+def scene_plan(index: int, kinds: tuple[str, ...]) -> tuple[str, bool, int]:
+    """Kind of image ``index``, whether it is a loose close-up, and (if not) which hand scene of its kind it is."""
+    kind = kinds[index % len(kinds)]
+    k = index // len(kinds)
+    return kind, k % LOOSE_EVERY == LOOSE_EVERY - 1, k - (k + 1) // LOOSE_EVERY
 
 
 def render_one(index: int, config: BuildConfig, library: Library) -> tuple[bytes, str, dict[str, object]]:
     """Image ``index`` of a build: JPEG bytes, YOLO text and the per-image record."""
     rng = np.random.default_rng([config.seed, index])
-    kind = config.kinds[index % len(config.kinds)]
+    kind, loose, j = scene_plan(index, config.kinds)
     classes = CARD_CLASSES if kind == "cards" else TILE_CLASSES
-    k = index // len(config.kinds)
-    anchor = [classes[(5 * k + j) % len(classes)] for j in range(5)]
+    anchor = [] if loose else [classes[(5 * j + n) % len(classes)] for n in range(5)]
     width, height = image_size(rng, config.imgsz)
-    scene = render_scene(rng, library, kind, anchor, (width, height))
+    scene = render_scene(rng, library, kind, anchor, (width, height), loose)
     image = photograph(rng, scene.image)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality(rng)])
     if not ok:
         raise OSError(f"could not encode image {index}")
     records = scene_labels(scene)
     hands = []
-    for i, style in enumerate(scene.hands):
+    for i, (style, size) in enumerate(scene.hands):
         members = [n for n, r in enumerate(records) if r["hand"] == i]
-        hands.append({"index": i, "arrangement": style, "items": members, "unlabelled": 5 - len(members)})
+        hands.append({"index": i, "arrangement": style, "items": members, "unlabelled": size - len(members)})
     meta = {"image": f"images/{index:06d}.jpg", "width": width, "height": height, "seed": config.seed,
             "index": index, "kind": kind, **scene.info, "hands": hands, "items": records}
     return jpeg.tobytes(), yolo_lines(records, width, height), meta

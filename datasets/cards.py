@@ -6,6 +6,7 @@ court-card colours, so that a detector learns ranks and suits rather than one de
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -56,18 +57,19 @@ class CardStyle:
     four_colour: bool
     paper: tuple[int, int, int]
     border: bool
-    court_palette: tuple[tuple[int, int, int], ...]
+    court_palette: tuple[tuple[int, int, int], ...]  # red, blue and yellow of the court robes
+    frame: tuple[int, int, int]  # the thin line around a court portrait
 
 
 STYLES: tuple[CardStyle, ...] = (
     CardStyle("drawn-classic", cv2.FONT_HERSHEY_SIMPLEX, 5, 0.085, False, (246, 248, 250), False,
-              ((40, 40, 200), (200, 110, 30), (40, 200, 240))),
+              ((40, 40, 200), (200, 110, 30), (40, 200, 240)), (190, 90, 40)),
     CardStyle("drawn-fourcolour", cv2.FONT_HERSHEY_DUPLEX, 7, 0.10, True, (236, 244, 248), True,
-              ((60, 60, 170), (150, 90, 40), (70, 170, 210))),
+              ((60, 60, 170), (150, 90, 40), (70, 170, 210)), (40, 40, 40)),
     CardStyle("drawn-serif", cv2.FONT_HERSHEY_TRIPLEX, 5, 0.075, False, (215, 232, 240), False,
-              ((30, 30, 150), (120, 60, 20), (30, 150, 200))),
-    CardStyle("drawn-jumbo", cv2.FONT_HERSHEY_COMPLEX, 9, 0.12, True, (250, 250, 250), True,
-              ((50, 50, 210), (190, 120, 40), (60, 190, 230))),
+              ((30, 30, 150), (120, 60, 20), (30, 150, 200)), (150, 60, 30)),
+    CardStyle("drawn-jumbo", cv2.FONT_HERSHEY_COMPLEX, 9, 0.12, True, (243, 247, 249), True,
+              ((50, 50, 210), (190, 120, 40), (60, 190, 230)), (40, 40, 190)),
 )
 
 SCALE = 3  # drawn at 3x and reduced, for smooth anti-aliased edges
@@ -108,33 +110,90 @@ def _paste(img: np.ndarray, patch: np.ndarray, x: int, y: int) -> None:
     roi[:] = (roi * (1 - a) + patch[..., :3] * a).astype(np.uint8)
 
 
+def _outlined(img: np.ndarray, pts: list[tuple[float, float]], fill: tuple[int, int, int], line: int) -> None:
+    """A filled polygon with a black outline, in pixel coordinates."""
+    poly = np.array(pts, np.int32)
+    cv2.fillPoly(img, [poly], fill, cv2.LINE_AA)
+    cv2.polylines(img, [poly], True, BLACK, line, cv2.LINE_AA)
+
+
+def _robe(half: np.ndarray, rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], line: int) -> None:
+    """The figure's shoulders and robe: two coloured panels, a patterned band, a collar, all outlined."""
+    hh, w = half.shape[:2]
+    red, blue, yellow = palette
+    left, right = (red, blue) if rng.random() < 0.5 else (blue, red)
+    _outlined(half, [(0, hh * 0.55), (w * 0.5, hh * 0.48), (w * 0.5, hh), (0, hh)], left, line)
+    _outlined(half, [(w * 0.5, hh * 0.48), (w, hh * 0.55), (w, hh), (w * 0.5, hh)], right, line)
+    band = [(w * 0.4, hh * 0.5), (w * 0.6, hh * 0.5), (w * 0.66, hh), (w * 0.34, hh)]
+    _outlined(half, band, yellow, line)
+    for i in range(8):  # lattice of lozenges down the band
+        cy, cx = hh * (0.56 + 0.055 * i), w * 0.5
+        d = w * 0.05
+        _outlined(half, [(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], (red, blue)[i % 2], max(1, line // 2))
+    step = int(w * rng.uniform(0.05, 0.08))
+    for y in range(int(hh * 0.62), hh, step):  # stripes and ermine dots on the panels
+        cv2.line(half, (0, y), (int(w * 0.36), y + int(w * 0.03)), yellow, max(2, line), cv2.LINE_AA)
+        for x in range(int(w * 0.7), w, step * 2):
+            cv2.circle(half, (x, y + step // 2), max(2, step // 5), BLACK, -1, cv2.LINE_AA)
+    collar = [(w * (0.28 + 0.44 * t), hh * (0.52 + 0.06 * np.sin(np.pi * t))) for t in np.linspace(0, 1, 9)]
+    _outlined(half, collar + [(w * 0.72, hh * 0.47), (w * 0.28, hh * 0.47)], yellow, line)
+
+
+def _head(half: np.ndarray, rng: np.random.Generator, rank: str, palette: tuple[tuple[int, int, int], ...],
+          line: int) -> None:
+    """Hair, face with eyes, nose and mouth, a beard for kings, and the rank's crown or cap."""
+    hh, w = half.shape[:2]
+    red, blue, yellow = palette
+    cx, cy, r = w * 0.5, hh * 0.33, w * 0.14
+    hair = ((40, 70, 120), (30, 30, 30), (60, 170, 220))[rng.integers(3)]
+    _outlined(half, [(cx - r * 1.5, cy + r * 1.6), (cx - r * 1.3, cy - r * 0.6), (cx + r * 1.3, cy - r * 0.6),
+                     (cx + r * 1.5, cy + r * 1.6)], hair, line)
+    face = (150, 185, 230)
+    cv2.ellipse(half, (int(cx), int(cy)), (int(r), int(r * 1.25)), 0, 0, 360, face, -1, cv2.LINE_AA)
+    cv2.ellipse(half, (int(cx), int(cy)), (int(r), int(r * 1.25)), 0, 0, 360, BLACK, line, cv2.LINE_AA)
+    for ex in (-0.4, 0.4):
+        cv2.ellipse(half, (int(cx + ex * r), int(cy - 0.1 * r)), (int(r * 0.22), int(r * 0.1)), 0, 0, 360, BLACK,
+                    max(1, line // 2), cv2.LINE_AA)
+        cv2.circle(half, (int(cx + ex * r), int(cy - 0.1 * r)), max(1, int(r * 0.07)), blue, -1, cv2.LINE_AA)
+    cv2.line(half, (int(cx), int(cy - 0.05 * r)), (int(cx - 0.15 * r), int(cy + 0.35 * r)), BLACK, max(1, line // 2), cv2.LINE_AA)
+    cv2.ellipse(half, (int(cx), int(cy + 0.6 * r)), (int(r * 0.3), int(r * 0.1)), 0, 0, 180, (40, 40, 170), line, cv2.LINE_AA)
+    if rank == "K":
+        _outlined(half, [(cx - r, cy + 0.5 * r), (cx, cy + 1.9 * r), (cx + r, cy + 0.5 * r), (cx, cy + 0.9 * r)], hair, line)
+    top = cy - r * 1.2
+    crown = {"K": [(-1, 0), (-1, -1.1), (-0.5, -0.5), (0, -1.3), (0.5, -0.5), (1, -1.1), (1, 0)],
+             "Q": [(-1.05, 0), (-0.8, -0.9), (-0.35, -0.5), (0, -1.1), (0.35, -0.5), (0.8, -0.9), (1.05, 0)],
+             "J": [(-1.1, 0), (-0.9, -0.8), (0.6, -1.0), (1.6, -0.6), (1.1, 0)]}[rank]
+    _outlined(half, [(cx + x * r, top + y * r * 0.9) for x, y in crown], yellow, line)
+    for x in np.linspace(-0.6, 0.6, 4):  # jewels on the band
+        cv2.circle(half, (int(cx + x * r), int(top - 0.2 * r)), max(2, int(r * 0.1)), (red, blue)[int(x > 0)], -1, cv2.LINE_AA)
+
+
 def _court(img: np.ndarray, rank: str, suit: str, style: CardStyle, colour: tuple[int, int, int],
            box: tuple[int, int, int, int]) -> None:
-    """A stylised double-headed court figure inside ``box``: robe bands, head, crown, suit mark."""
+    """A busy double-headed court portrait inside a thin frame: robe, head and crown, a sceptre or blade and the
+    suit, drawn for one half and turned for the other, the halves parted by a slanting line as on real cards."""
     x1, y1, x2, y2 = box
     w, hh = x2 - x1, (y2 - y1) // 2
-    half = np.full((hh, w, 3), 250, np.uint8)
-    red, blue, yellow = style.court_palette
-    skin = (150, 190, 235)
-    cv2.rectangle(half, (0, int(hh * 0.55)), (w, hh), blue, -1)
-    cv2.fillPoly(half, [np.array([[int(w * 0.15), hh], [int(w * 0.5), int(hh * 0.45)], [int(w * 0.85), hh]])], red, cv2.LINE_AA)
-    for i in range(5):
-        yy = int(hh * (0.62 + 0.08 * i))
-        cv2.line(half, (0, yy), (w, yy), yellow, max(2, w // 40), cv2.LINE_AA)
-    cv2.circle(half, (int(w * 0.5), int(hh * 0.38)), int(w * 0.16), skin, -1, cv2.LINE_AA)
-    cv2.circle(half, (int(w * 0.5), int(hh * 0.38)), int(w * 0.16), BLACK, max(2, w // 60), cv2.LINE_AA)
-    crown = {"K": [(0.3, 0.24), (0.3, 0.05), (0.4, 0.15), (0.5, 0.0), (0.6, 0.15), (0.7, 0.05), (0.7, 0.24)],
-             "Q": [(0.32, 0.24), (0.36, 0.08), (0.5, 0.02), (0.64, 0.08), (0.68, 0.24)],
-             "J": [(0.3, 0.24), (0.34, 0.1), (0.72, 0.06), (0.66, 0.24)]}[rank]
-    cv2.fillPoly(half, [np.array([[int(w * x), int(hh * y)] for x, y in crown])], yellow, cv2.LINE_AA)
-    cv2.polylines(half, [np.array([[int(w * x), int(hh * y)] for x, y in crown])], True, BLACK, max(2, w // 80), cv2.LINE_AA)
-    for ex in (0.44, 0.56):
-        cv2.circle(half, (int(w * ex), int(hh * 0.36)), max(2, w // 50), BLACK, -1, cv2.LINE_AA)
-    _suit(half, suit, w * 0.18, hh * 0.2, w * 0.2, colour)
-    cv2.line(half, (int(w * 0.82), int(hh * 0.15)), (int(w * 0.82), hh), (60, 60, 60), max(3, w // 30), cv2.LINE_AA)
-    img[y1:y1 + hh, x1:x2] = half
-    img[y1 + hh:y1 + 2 * hh, x1:x2] = half[::-1, ::-1]
-    cv2.rectangle(img, (x1, y1), (x2, y1 + 2 * hh), colour, max(3, w // 50), cv2.LINE_AA)
+    rng = np.random.default_rng(zlib.crc32(f"{style.name}{rank}{suit}".encode()))  # same figure every run
+    line = max(2, w // 90)
+    slant = int(w * 0.12)
+    half = np.full((hh + slant, w, 3), style.paper, np.uint8)
+    _robe(half, rng, style.court_palette, line)
+    _head(half, rng, rank, style.court_palette, line)
+    held = int(w * (0.82 if rng.random() < 0.5 else 0.16))  # sceptre, sword or flower in one hand
+    cv2.line(half, (held, int(hh * 0.1)), (held, hh + slant), (60, 60, 60), max(3, w // 35), cv2.LINE_AA)
+    cv2.circle(half, (held, int(hh * 0.1)), max(4, w // 25), style.court_palette[2], -1, cv2.LINE_AA)
+    cv2.circle(half, (held, int(hh * 0.1)), max(4, w // 25), BLACK, line, cv2.LINE_AA)
+    sx = w * 0.2 if held > w / 2 else w * 0.8
+    _suit(half, suit, sx, hh * 0.2, w * 0.22, colour)
+    yy, xx = np.mgrid[0:2 * hh, 0:w]
+    split = yy < hh + slant * (xx / w - 0.5) * 2
+    turned = half[::-1, ::-1]
+    full = np.where(split[..., None], half[np.minimum(yy, hh + slant - 1), xx],
+                    turned[np.clip(yy - (hh - slant), 0, hh + slant - 1), xx])
+    img[y1:y1 + 2 * hh, x1:x2] = full
+    cv2.line(img, (x1, y1 + hh - slant), (x2, y1 + hh + slant), BLACK, line, cv2.LINE_AA)
+    cv2.rectangle(img, (x1, y1), (x2, y1 + 2 * hh), style.frame, max(3, w // 70), cv2.LINE_AA)
 
 
 def draw_card(code: str, style: CardStyle) -> Face:
@@ -168,7 +227,7 @@ def draw_card(code: str, style: CardStyle) -> Face:
     left, right = width * 0.31, width * 0.69
     top, bottom = height * 0.17, height * 0.83
     if rank in PIP_LAYOUTS:
-        pip = width * 0.15
+        pip = width * 0.19
         for fx, fy in PIP_LAYOUTS[rank]:
             _suit(img, suit, left + fx * (right - left), top + fy * (bottom - top), pip, colour, flip=fy > 0.5)
     elif rank == "A":
@@ -178,6 +237,8 @@ def draw_card(code: str, style: CardStyle) -> Face:
         _court(img, rank, suit, style, colour, (m, int(height * 0.12), width - m, int(height * 0.88)))
     img = cv2.resize(img, CARD_SIZE, interpolation=cv2.INTER_AREA)
     mask = rounded_mask(*CARD_SIZE, radius=CARD_SIZE[0] * 0.06)
+    rim = cv2.erode(mask, np.ones((3, 3), np.uint8)) < 250  # a thin grey edge where the card's cut side shows
+    img[rim] = (img[rim] * 0.75).astype(np.uint8)
     bgra = np.dstack([img, mask])
     return make_face(code, bgra, [box, rotate_box_180(box, *CARD_SIZE)], glossy=True)
 

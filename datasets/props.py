@@ -53,32 +53,36 @@ def prop_textures() -> dict[str, list[np.ndarray]]:
 
 
 def draw_finger(img: np.ndarray, idmap: np.ndarray, base: np.ndarray, tip: np.ndarray, width: float,
-                skin: tuple[int, int, int]) -> None:
-    """Paint a finger from ``base`` to ``tip`` (image pixels) with shading and a nail; it hides what is under it."""
+                skin: tuple[int, int, int], rng: np.random.Generator) -> None:
+    """Paint a finger from ``base`` to ``tip`` (image pixels): rounded shading, blotchy skin, knuckle creases,
+    a nail and a soft shadow; it hides what is under it."""
     h, w = idmap.shape
-    pad = int(width) + 4
+    pad = int(width) + 8
     x0, y0 = int(max(0, min(base[0], tip[0]) - pad)), int(max(0, min(base[1], tip[1]) - pad))
     x1, y1 = int(min(w, max(base[0], tip[0]) + pad)), int(min(h, max(base[1], tip[1]) + pad))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return
-    p0 = tuple(int(v) for v in base - (x0, y0))
-    p1 = tuple(int(v) for v in tip - (x0, y0))
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.line(mask, p0, p1, 255, max(2, int(width)), cv2.LINE_AA)
-    colour = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
-    dark = tuple(int(c * 0.7) for c in skin)
-    cv2.line(colour, p0, p1, dark, max(2, int(width)), cv2.LINE_AA)
-    cv2.line(colour, p0, p1, skin, max(1, int(width * 0.7)), cv2.LINE_AA)
-    light = tuple(min(255, int(c * 1.15 + 10)) for c in skin)
-    cv2.line(colour, p0, p1, light, max(1, int(width * 0.25)), cv2.LINE_AA)
-    direction = np.subtract(p1, p0).astype(np.float32)
-    direction /= max(1e-3, float(np.hypot(*direction)))
-    nail = np.add(p1, -direction * width * 0.35)
-    angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
-    axes = (max(1, int(width * 0.3)), max(1, int(width * 0.25)))
-    cv2.ellipse(colour, (int(nail[0]), int(nail[1])), axes, angle, 0, 360, (190, 200, 235), -1, cv2.LINE_AA)
-    colour = cv2.GaussianBlur(colour, (3, 3), 0)
-    a = (mask.astype(np.float32) / 255.0)[..., None]
-    roi = img[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - a) + colour * a).astype(np.uint8)
-    idmap[y0:y1, x0:x1][mask > 127] = -1
+    p0, p1 = np.subtract(base, (x0, y0)), np.subtract(tip, (x0, y0))
+    length = max(1e-3, float(np.hypot(*(p1 - p0))))
+    direction = (p1 - p0) / length
+    yy, xx = np.mgrid[0:y1 - y0, 0:x1 - x0].astype(np.float32)
+    along = (xx - p0[0]) * direction[0] + (yy - p0[1]) * direction[1]  # distance along the finger
+    across = ((xx - p0[0]) * -direction[1] + (yy - p0[1]) * direction[0]) / (width / 2)  # -1 .. 1 over its width
+    end = np.maximum(0, along - length) / (width / 2)  # the rounded tip
+    radial = np.sqrt(across ** 2 + end ** 2)
+    mask = np.clip((1 - radial) * width / 2, 0, 1) * (along > -width)
+    shade = 0.6 + 0.5 * np.sqrt(np.clip(1 - radial ** 2, 0, 1)) + 0.1 * across  # a cylinder lit from one side
+    tone = np.array(skin, np.float32) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    blotch = 1 + 0.05 * cv2.GaussianBlur(rng.standard_normal(mask.shape).astype(np.float32), (0, 0), 2)
+    colour = tone * (shade * blotch)[..., None]
+    for k in rng.uniform(0.35, 0.75, 2) * length:  # knuckle creases across the finger
+        crease = np.exp(-((along - k) / max(1.0, width * 0.05)) ** 2) * (np.abs(across) < 0.8)
+        colour *= 1 - 0.25 * crease[..., None]
+    nail = (np.abs(across) < 0.55) & (along > length - width * 0.55) & (radial < 0.8)
+    colour[nail] = colour[nail] * 0.6 + np.float32((200, 205, 235)) * 0.45
+    shadow = cv2.GaussianBlur(cv2.warpAffine(mask, np.float32([[1, 0, width * 0.15], [0, 1, width * 0.2]]),
+                                             mask.shape[::-1]), (0, 0), max(1.0, width * 0.15))
+    roi = img[y0:y1, x0:x1].astype(np.float32) * (1 - 0.45 * shadow[..., None])
+    a = mask[..., None]
+    img[y0:y1, x0:x1] = np.clip(roi * (1 - a) + colour * a, 0, 255).astype(np.uint8)
+    idmap[y0:y1, x0:x1][mask > 0.5] = -1

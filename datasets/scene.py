@@ -1,4 +1,4 @@
-"""One table scene: camera, table, hands of cards or tiles, fingers and distractors.
+"""One table scene: camera, table, hands of cards or tiles (or a few loose ones close up), fingers and distractors.
 
 Items live on the table plane; a homography from a tilted pinhole camera puts them in the
 image. Each item is warped into a small region of interest, and an id map records which
@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from oxeye.datasets.backgrounds import KINDS as BACKGROUNDS
-from oxeye.datasets.backgrounds import table_texture
+from oxeye.datasets.backgrounds import pick_kind, table_texture
 from oxeye.datasets.faces import Face
 from oxeye.datasets.props import SKIN_TONES, draw_finger
 from oxeye.vision.classes import CIVIL_FACES
@@ -21,6 +20,8 @@ from oxeye.vision.classes import CIVIL_FACES
 OTHER = -1  # id map value of fingers, distractors and tile sides
 EMPTY = -2  # id map value of the bare table
 HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
+PROP_SIZES = {"chip": (0.4, 0.5), "die": (0.15, 0.25), "card_back": (0.95, 1.0), "tile_back": (0.9, 1.0)}  # x item height
+LOOSE_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2]) / 20  # 1 to 5 loose items, as in the real card photos
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,13 @@ class Library:
     card_decks: dict[str, dict[str, Face]]
     tile_sets: dict[str, dict[str, Face]]
     props: dict[str, list[np.ndarray]]
+    deck_weights: dict[str, float] = field(default_factory=dict)  # relative odds of a deck; 1 when absent
+
+    def pick_deck(self, rng: np.random.Generator, kind: str) -> str:
+        """A deck (or tile set) name of ``kind``, the photographic fetched decks more often than drawn ones."""
+        names = sorted(self.card_decks if kind == "cards" else self.tile_sets)
+        odds = np.array([self.deck_weights.get(n, 1.0) for n in names])
+        return names[rng.choice(len(names), p=odds / odds.sum())]
 
 
 @dataclass
@@ -49,13 +57,14 @@ class Scene:
     image: np.ndarray
     idmap: np.ndarray
     items: list[Placed] = field(default_factory=list)
-    hands: list[str] = field(default_factory=list)  # arrangement of each hand
+    hands: list[tuple[str, int]] = field(default_factory=list)  # arrangement and number of items of each hand
     info: dict[str, object] = field(default_factory=dict)
 
 
-def _camera(rng: np.random.Generator, width: int, height: int) -> tuple[np.ndarray, float]:
+def _camera(rng: np.random.Generator, width: int, height: int, close: bool) -> tuple[np.ndarray, float]:
     """Homography from table plane to image for a camera above or across the table, and its tilt."""
-    tilt = np.radians(rng.uniform(0, 15) if rng.random() < 0.4 else rng.uniform(15, 45))
+    steep = 0.7 if close else 0.4  # close-ups of a few cards are mostly shot from above
+    tilt = np.radians(rng.uniform(0, 15) if rng.random() < steep else rng.uniform(15, 45 - 15 * close))
     yaw = rng.uniform(0, 2 * np.pi)
     f = width * rng.uniform(0.8, 1.3)
     cz, sz, cx, sx = np.cos(yaw), np.sin(yaw), np.cos(tilt), np.sin(tilt)
@@ -130,11 +139,14 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         roi = roi * (1 - side[..., None]) + side_colour * side[..., None]
         scene.idmap[y0:y1, x0:x1][side > 0.5] = OTHER
     colour = warped[..., :3].astype(np.float32)
-    if glare:
+    if glare:  # a reflected lamp: an elliptic blob that burns out to white at its centre
         gy, gx = rng.uniform(0, y1 - y0), rng.uniform(0, x1 - x0)
-        r = rng.uniform(0.2, 0.6) * max(x1 - x0, y1 - y0)
+        r = rng.uniform(0.1, 0.5) * max(x1 - x0, y1 - y0)
+        stretch, turn = rng.uniform(1, 3), rng.uniform(0, np.pi)
         yy, xx = np.ogrid[0:y1 - y0, 0:x1 - x0]
-        spot = rng.uniform(0.3, 0.9) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (r * r))
+        u = (xx - gx) * np.cos(turn) + (yy - gy) * np.sin(turn)
+        v = (yy - gy) * np.cos(turn) - (xx - gx) * np.sin(turn)
+        spot = np.minimum(1, rng.uniform(0.4, 2.0) * np.exp(-(u * u / stretch + v * v * stretch) / (r * r)))
         colour += (255 - colour) * spot[..., None]
     roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
     scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
@@ -160,10 +172,12 @@ def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Fac
         scene.items.append(Placed(face, hand, to_image, roi))
 
 
-def _place_prop(scene: Scene, rng: np.random.Generator, h: np.ndarray, texture: np.ndarray, centre: np.ndarray,
-                size: float) -> None:
-    """Draw a distractor texture on the table at ``centre`` with its long side ``size`` table units."""
+def _place_prop(scene: Scene, rng: np.random.Generator, h: np.ndarray, library: Library, family: str,
+                centre: np.ndarray, item_size: float) -> None:
+    """Draw a distractor of ``family`` on the table at ``centre``, sized against items ``item_size`` table units long."""
+    texture = library.props[family][rng.integers(len(library.props[family]))]
     th, tw = texture.shape[:2]
+    size = item_size * rng.uniform(*PROP_SIZES[family])
     table = _affine(*centre, rng.uniform(0, 360), size / max(tw, th))
     matrix = h @ table @ np.array([[1, 0, -tw / 2], [0, 1, -th / 2], [0, 0, 1]])
     _composite(scene, rng, texture, matrix, OTHER, rng.uniform(0.2, 0.4), False)
@@ -187,74 +201,111 @@ def _fingers_on_fan(scene: Scene, rng: np.random.Generator, h: np.ndarray, hand_
                                           [0, 1.2 * hgt]], np.float64))
     width = float(np.hypot(*(pts[0] - _apply(h @ hand_table, np.array([[w * 0.45, 0.45 * hgt]]))[0])))
     skin = SKIN_TONES[rng.integers(len(SKIN_TONES))]
-    draw_finger(scene.image, scene.idmap, pts[2], pts[0], width * 2.2, skin)
-    draw_finger(scene.image, scene.idmap, pts[0], pts[1], width * 0.9, skin)
+    draw_finger(scene.image, scene.idmap, pts[2], pts[0], width * 2.2, skin, rng)
+    draw_finger(scene.image, scene.idmap, pts[0], pts[1], width * 0.9, skin, rng)
 
 
-def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: list[str],
-                 size: tuple[int, int]) -> Scene:
-    """Render one scene of ``kind`` ('cards' or 'tiles'), hand 0 holding the ``anchor`` codes in full view."""
+def _table(rng: np.random.Generator, h: np.ndarray, size: tuple[int, int]) -> Scene:
+    """An empty scene: a table texture of a random kind seen through the camera homography ``h``."""
     width, height = size
-    h, tilt = _camera(rng, width, height)
-    inv = np.linalg.inv(h)
-    background = BACKGROUNDS[rng.integers(len(BACKGROUNDS))]
+    background = pick_kind(rng)
     image_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
-    table_corners = _apply(inv, image_corners)
+    table_corners = _apply(np.linalg.inv(h), image_corners)
     lo, hi = table_corners.min(axis=0), table_corners.max(axis=0)
     step = max(1.0, float((hi - lo).max()) / 512)
     tex = table_texture(rng, (int((hi[1] - lo[1]) / step) + 2, int((hi[0] - lo[0]) / step) + 2), background)
     tex_to_table = np.array([[step, 0, lo[0]], [0, step, lo[1]], [0, 0, 1]])
     image = cv2.warpPerspective(tex, h @ tex_to_table, (width, height), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REFLECT_101)
-    scene = Scene(image, np.full((height, width), EMPTY, np.int16))
-    decks = library.card_decks if kind == "cards" else library.tile_sets
-    deck_name = sorted(decks)[rng.integers(len(decks))]
-    faces = decks[deck_name]
-    n_hands = int(rng.choice(np.arange(1, 9), p=HAND_COUNT_WEIGHTS))
-    if kind == "cards":
-        pool = [c for c in faces if c not in anchor]
-        styles = ("row", "spread", "fan", "fan")
-        anchor_styles = ("row", "spread")
-    else:  # the 32-tile set has every civil face twice; more than six hands need a second set
-        sets = 1 + (n_hands * 5 > 32)
-        pool = [c for c in faces for _ in range(sets * (2 if c in CIVIL_FACES else 1))]
-        for code in anchor:
-            pool.remove(code)
-        styles = ("row", "split", "spread")
-        anchor_styles = ("row", "split")
+    return Scene(image, np.full((height, width), EMPTY, np.int16), info={"background": background})
+
+
+def _random_finger(scene: Scene, rng: np.random.Generator, tip: np.ndarray, width: float) -> None:
+    """A finger reaching from off the item onto image point ``tip``."""
+    height, w = scene.idmap.shape
+    base = tip + rng.normal(0, 1, 2) * min(w, height) * 0.2
+    draw_finger(scene.image, scene.idmap, base, tip, width, SKIN_TONES[rng.integers(len(SKIN_TONES))], rng)
+
+
+def _props_on_top(scene: Scene, rng: np.random.Generator, h: np.ndarray, library: Library, targets: list[Placed],
+                  size_px: float) -> None:
+    """Now and then a chip or die dropped partly over an item; the id map makes the occlusion exact."""
+    if not targets or rng.random() > 0.3:
+        return
+    inv = np.linalg.inv(h)
+    for _ in range(rng.integers(1, 3)):
+        item = targets[rng.integers(len(targets))]
+        x0, y0, x1, y1 = item.roi
+        centre = np.array([rng.uniform(x0, x1), rng.uniform(y0, y1)])
+        spot = _apply(inv, centre[None])[0]
+        family = ("chip", "die")[rng.integers(2)]  # small and flat enough to rest on a card
+        _place_prop(scene, rng, h, library, family, spot, size_px / _local_scale(h, spot))
+
+
+def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: list[str],
+                 size: tuple[int, int], loose: bool = False) -> Scene:
+    """Render one scene of ``kind`` ('cards' or 'tiles'): hands with hand 0 holding the ``anchor`` codes in
+    full view, or (``loose``) a close-up of 1 to 5 large loose items drawn at random."""
+    width, height = size
+    h, tilt = _camera(rng, width, height, loose)
+    inv = np.linalg.inv(h)
+    scene = _table(rng, h, size)
+    deck_name = library.pick_deck(rng, kind)
+    faces = (library.card_decks if kind == "cards" else library.tile_sets)[deck_name]
+    scene.info = {"deck": deck_name, **scene.info, "tilt_deg": round(tilt, 1)}
+    n_items = int(rng.choice(np.arange(1, 6), p=LOOSE_COUNT_WEIGHTS)) if loose else 0
+    n_hands = 1 if loose else int(rng.choice(np.arange(1, 9), p=HAND_COUNT_WEIGHTS))
+    pool = list(faces) if kind == "cards" else [c for c in faces for _ in range(2 if c in CIVIL_FACES else 1)]
+    pool *= 1 + (kind == "tiles" and n_hands * 5 > 32)  # more than six hands of tiles need a second set
+    for code in anchor:
+        pool.remove(code)
     rng.shuffle(pool)
-    codes = [anchor] + [pool[5 * i:5 * i + 5] for i in range(n_hands - 1)]
-    scene.info = {"deck": deck_name, "background": background, "tilt_deg": round(tilt, 1)}
-    size_px = min(width, height) * rng.uniform(0.28, 0.5) / np.sqrt(n_hands) * (1.0 if kind == "cards" else 0.9)
-    props = [library.props[k] for k in (("chip", "die", "card_back") if kind == "cards" else ("chip", "die", "tile_back"))]
-    for _ in range(rng.integers(0, 4)):
-        family = props[rng.integers(len(props))]
+    if loose:
+        size_px = height * rng.uniform(0.22, 0.55) * (1.0 if kind == "cards" else 0.85)
+    else:
+        size_px = min(width, height) * rng.uniform(0.28, 0.5) / np.sqrt(n_hands) * (1.0 if kind == "cards" else 0.9)
+    props = ("chip", "die", "card_back" if kind == "cards" else "tile_back")
+    for _ in range(rng.integers(0, 3 if loose else 4)):
         centre = _apply(inv, rng.uniform(0.05, 0.95, (1, 2)) * (width, height))[0]
-        _place_prop(scene, rng, h, family[rng.integers(len(family))], centre, size_px * rng.uniform(0.3, 0.8) /
-                    _local_scale(h, centre))
+        _place_prop(scene, rng, h, library, props[rng.integers(len(props))], centre, size_px / _local_scale(h, centre))
+    fw, fh = next(iter(faces.values())).size
+    if loose:
+        for code in pool[:n_items]:
+            centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
+            upright = rng.random() < 0.5  # people often lay cards square to the camera
+            angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
+            _place_face(scene, rng, h, faces[code], 0,
+                        _affine(*centre, angle, size_px / fh / _local_scale(h, centre)), tilt)
+        if rng.random() < 0.1 and scene.items:
+            x0, y0, x1, y1 = scene.items[-1].roi
+            _random_finger(scene, rng, np.array([(x0 + x1) / 2, y1 - 0.1 * (y1 - y0)]), size_px * rng.uniform(0.15, 0.22))
+        scene.hands = [("loose", n_items)]
+        _props_on_top(scene, rng, h, library, scene.items, size_px)
+        return scene
+    codes = [anchor] + [pool[5 * i:5 * i + 5] for i in range(n_hands - 1)]
+    styles = ("row", "spread", "fan", "fan") if kind == "cards" else ("row", "split", "spread")
+    anchor_styles = ("row", "spread") if kind == "cards" else ("row", "split")
     centres = _hand_centres(rng, n_hands)
     order = list(range(1, n_hands)) + [0]  # the anchor hand last, on top of everything
+    arrangements = {}
     for hand in order:
         style = anchor_styles[rng.integers(2)] if hand == 0 else styles[rng.integers(len(styles))]
         centre = _apply(inv, centres[hand:hand + 1] * (width, height))[0]
-        local = _local_scale(h, centre)
-        fw, fh = next(iter(faces.values())).size
-        scale = size_px / fh / local
+        scale = size_px / fh / _local_scale(h, centre)
         angle = rng.uniform(0, 360)
         if hand == 0:
             scale, angle = _fit_anchor(h, centre, scale, angle, (fw, fh), (width, height), rng)
         hand_table = _affine(*centre, angle)
         for code, (dx, dy, a) in zip(codes[hand], _arrangement(rng, style, fw * scale, fh * scale)):
             _place_face(scene, rng, h, faces[code], hand, hand_table @ _affine(dx, dy, a, scale), tilt)
-        if style == "fan" and rng.random() < 0.8:
+        if style == "fan" and rng.random() < 0.4:
             _fingers_on_fan(scene, rng, h, hand_table, fw * scale, fh * scale)
-        elif hand != 0 and rng.random() < 0.25:
+        elif hand != 0 and rng.random() < 0.1:
             tip = _apply(h @ hand_table, np.array([[rng.uniform(-1.5, 1.5) * fw * scale, 0.4 * fh * scale]]))[0]
-            base = tip + rng.normal(0, 1, 2) * min(width, height) * 0.2
-            draw_finger(scene.image, scene.idmap, base, tip, size_px * rng.uniform(0.3, 0.45),
-                        SKIN_TONES[rng.integers(len(SKIN_TONES))])
-        scene.hands.append(style)
-    scene.hands = [scene.hands[order.index(i)] for i in range(n_hands)]
+            _random_finger(scene, rng, tip, size_px * rng.uniform(0.2, 0.3))
+        arrangements[hand] = style
+    scene.hands = [(arrangements[i], 5) for i in range(n_hands)]
+    _props_on_top(scene, rng, h, library, [p for p in scene.items if p.hand != 0], size_px)  # hand 0 stays whole
     return scene
 
 

@@ -12,7 +12,7 @@ import pytest
 from oxeye.service.cli import main
 from oxeye.vision.classes import CLASSES, kind_of
 
-N_IMAGES = 24  # ceil(52 / 5) card scenes and ceil(21 / 5) tile scenes guarantee every class
+N_IMAGES = 32  # 11 card and 5 tile hand scenes (every third scene of a kind is loose) hold every class
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +70,22 @@ def test_labels_agree_with_the_drawing(built: Path) -> None:
 def test_every_class_appears(built: Path) -> None:
     seen = {item["code"] for meta in _metas(built) for item in meta["items"]}
     assert seen == set(CLASSES)
+
+
+def test_close_ups_of_loose_items_and_phone_or_webcam_frames(built: Path) -> None:
+    metas = _metas(built)
+    loose = [m for m in metas if m["hands"][0]["arrangement"] == "loose"]
+    assert len(loose) == sum(1 for i in range(N_IMAGES) if i // 2 % 3 == 2)  # every third scene of each kind
+    for meta in loose:
+        hand = meta["hands"][0]
+        assert len(meta["hands"]) == 1 and 1 <= len(hand["items"]) + hand["unlabelled"] <= 5
+    tall = [max((it["box"][3] - it["box"][1]) / m["height"] for it in m["items"]) for m in loose if m["items"]]
+    assert max(tall) >= 0.3  # large in the frame, as in the real photos
+    for meta in metas:
+        if meta["hands"][0]["arrangement"] != "loose":
+            assert all(len(h["items"]) + h["unlabelled"] == 5 for h in meta["hands"])
+    shapes = {(m["width"], m["height"]) for m in metas}
+    assert {(320, 224), (224, 320), (320, 160)} <= shapes  # 4:3 either way and 16:9 (short side a multiple of 32)
 
 
 def test_same_seed_same_bytes(built: Path, tmp_path: Path) -> None:
