@@ -16,7 +16,13 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(BIN)/oxeye serve
 
-test: $(STAMP)
+# The page tests drive Debian's headless Chromium; install it where we may (CI runs as root).
+BROWSER := /usr/bin/chromedriver
+$(BROWSER):
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else sudo -n sh -c 'apt-get update -qq && apt-get install -y -qq chromium chromium-driver' >/dev/null || echo "no chromium: the page tests will be skipped"; fi
+
+test: $(STAMP) $(BROWSER)
 	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)

@@ -322,3 +322,23 @@ def _fit_anchor(h: np.ndarray, centre: np.ndarray, scale: float, angle: float, f
         scale *= 0.85
         angle = rng.uniform(0, 360) if rng.random() < 0.5 else angle
     return scale, angle
+
+
+def render_hands(rng: np.random.Generator, library: Library, kind: str, hands: list[list[str]],
+                 size: tuple[int, int]) -> Scene:
+    """Known hands laid in rows, top to bottom, under a camera straight above: pictures in which every
+    code must be readable (the dealer trainer's drills, the detector's read-back checks)."""
+    width, height = size
+    scene = _table(rng, np.eye(3), size)
+    deck_name = library.pick_deck(rng, kind)
+    faces = (library.card_decks if kind == "cards" else library.tile_sets)[deck_name]
+    scene.info = {"deck": deck_name, **scene.info, "tilt_deg": 0.0}
+    fw, fh = next(iter(faces.values())).size
+    row_height = height / len(hands)
+    scale = min(0.8 * row_height / fh, 0.95 * width / (6.6 * fw))  # a row of five, gaps included, is at most 6.6 wide
+    for row, codes in enumerate(hands):
+        hand_table = _affine(width / 2, (row + 0.5) * row_height, rng.normal(0, 2))
+        for code, (dx, dy, angle) in zip(codes, _arrangement(rng, "row", fw * scale, fh * scale)):
+            _place_face(scene, rng, np.eye(3), faces[code], row, hand_table @ _affine(dx, dy, angle, scale), 0.0)
+    scene.hands = [("row", len(codes)) for codes in hands]
+    return scene

@@ -56,6 +56,25 @@ class RoundRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 
+class DrillRow(Base):
+    """One dealer-trainer drill: what was dealt, when, and how the trainee answered."""
+
+    __tablename__ = "drills"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trainee: Mapped[str] = mapped_column(String(100), index=True)
+    rules: Mapped[object] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)  # the picture is rendered from it
+    banker: Mapped[str] = mapped_column(String(100))
+    player: Mapped[str] = mapped_column(String(100))
+    stake: Mapped[int] = mapped_column(Integer)
+    dealt: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    answer_label: Mapped[str | None] = mapped_column(String(100), default=None)
+    answer_payout: Mapped[str | None] = mapped_column(String(40), default=None)
+    ox_correct: Mapped[bool | None] = mapped_column(default=None)
+    payout_correct: Mapped[bool | None] = mapped_column(default=None)
+
+
 def open_database(url: str) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new."""
     engine = create_engine(url)

@@ -152,3 +152,50 @@ class Health(BaseModel):
     status: Literal["ok"]
     version: str
     database: str
+
+
+class DrillIn(BaseModel):
+    """Ask for a new drill for a trainee."""
+
+    trainee: Name
+    rules: RulesSpec = "gnau"
+
+
+class DrillOut(BaseModel):
+    """A dealt drill: look at the picture, then name the player's best ox and payout."""
+
+    id: int
+    trainee: str
+    rules: str | dict[str, Any]
+    stake: int
+    image: str = Field(description="URL of the picture of both hands")
+    choices: list[str] = Field(description="every label a hand can have under these rules, strongest first")
+    question: str
+
+
+class AnswerIn(BaseModel):
+    label: str = Field(description="the player's best ox, one of the drill's choices")
+    payout: str = Field(description="what the player wins (negative: pays), in chips", examples=["-10", "30"])
+
+
+class GradeOut(BaseModel):
+    """How the answer fared, the right answers and why, and the time taken."""
+
+    ox_correct: bool
+    payout_correct: bool
+    label: str
+    payout: float
+    player_explanation: str
+    banker_label: str
+    banker_explanation: str
+    seconds: float
+    banker: str
+    player: str
+
+
+class HistoryOut(BaseModel):
+    trainee: str
+    drills: int
+    correct: float = Field(description="share of drills with both answers right")
+    median_seconds: float
+    recent: list[GradeOut]

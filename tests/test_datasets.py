@@ -128,3 +128,21 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["dataset", "preview", str(tmp_path), "--out", str(tmp_path / "s.png")]) == 2
     assert "build a dataset there first" in capsys.readouterr().err
+
+
+def test_render_hands_draws_exactly_the_given_hands() -> None:
+    """The trainer's and read-back pictures: every given item fully visible, in its row."""
+    import numpy as np
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.labels import scene_labels
+    from oxeye.datasets.paths import DEFAULT_CACHE
+    from oxeye.datasets.scene import render_hands
+
+    hands = [["AS", "10H", "QD", "3C", "7S"], ["KC", "2D", "9H", "6S", "JH"]]
+    scene = render_hands(np.random.default_rng(4), load_library(DEFAULT_CACHE), "cards", hands, (960, 720))
+    records = scene_labels(scene)
+    assert sorted((r["hand"], r["code"]) for r in records) == sorted((h, c) for h, codes in enumerate(hands) for c in codes)
+    assert all(r["visible_fraction"] > 0.99 for r in records)
+    tops = {h: min(r["box"][1] for r in records if r["hand"] == h) for h in (0, 1)}
+    assert tops[0] < tops[1]

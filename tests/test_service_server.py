@@ -3,43 +3,20 @@
 from __future__ import annotations
 
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 
-OXEYE = str(Path(sys.executable).with_name("oxeye"))
+from serving import free_port, start_server, stop_server
+
 KEY = {"X-API-Key": "k"}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _start(data: Path, port: int) -> subprocess.Popen:
-    server = subprocess.Popen([OXEYE, "serve", "--port", str(port), "--data", str(data), "--api-key", "k"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            time.sleep(0.2)
-    server.kill()
-    raise AssertionError(f"the server did not start: {server.stderr.read().decode()}")
-
-
 def test_ledger_survives_a_killed_server(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = _start(tmp_path, port)
+    server = start_server(tmp_path, port, "--api-key", "k")
     try:
         table = httpx.post(f"{url}/v1/tables", headers=KEY, json={
             "name": "kill test", "rules": "gnau", "seats": ["ann", "bo"], "banker": "ann"}).json()
@@ -50,10 +27,9 @@ def test_ledger_survives_a_killed_server(tmp_path: Path) -> None:
         server.send_signal(signal.SIGKILL)  # no clean shutdown
         server.wait(10)
     assert sqlite3.connect(tmp_path / "oxeye.sqlite3").execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    server = _start(tmp_path, port)
+    server = start_server(tmp_path, port, "--api-key", "k")
     try:
         after = httpx.get(f"{url}/v1/tables/{table['id']}").json()
         assert after["rounds"] == 1 and after["balances"] == {"ann": -21, "bo": 21}
     finally:
-        server.terminate()
-        server.wait(10)
+        stop_server(server)

@@ -1,0 +1,60 @@
+"""Routes of the dealer trainer: deal a drill, show its picture, grade the answer, keep the history."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from oxeye.service import trainer
+from oxeye.service.db import DrillRow
+from oxeye.service.deps import Db
+from oxeye.service.errors import ServiceError
+from oxeye.service.rules_files import rules_from_spec
+from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem
+
+router = APIRouter(prefix="/v1/trainer", tags=["trainer"], responses={400: {"model": Problem}, 404: {"model": Problem}})
+
+
+def _drill(db: Db, drill_id: int) -> DrillRow:
+    drill = db.get(DrillRow, drill_id)
+    if drill is None:
+        raise ServiceError(f"no drill {drill_id}", 404)
+    return drill
+
+
+def _grade_out(drill: DrillRow) -> GradeOut:
+    grade = trainer.grade_of(drill)
+    return GradeOut(**vars(grade), banker=drill.banker, player=drill.player)
+
+
+@router.post("/drills", response_model=DrillOut, status_code=201)
+def deal(body: DrillIn, db: Db) -> DrillOut:
+    """Deal a banker's and a player's hand; the clock starts now."""
+    drill = trainer.new_drill(db, body.trainee, body.rules)
+    rules = rules_from_spec(drill.rules)
+    return DrillOut(id=drill.id, trainee=drill.trainee, rules=drill.rules, stake=drill.stake,
+                    image=f"/v1/trainer/drills/{drill.id}/image.jpg", choices=list(trainer.label_choices(rules)),
+                    question=f"The player (bottom) stakes {drill.stake} against the banker (top). "
+                             "What is the player's best ox, and what does the player win (or pay)?")
+
+
+@router.get("/drills/{drill_id}/image.jpg", response_class=Response, responses={200: {"content": {"image/jpeg": {}}}})
+def picture(drill_id: int, db: Db) -> Response:
+    """The two hands as a table photo: the banker's above, the player's below."""
+    drill = _drill(db, drill_id)
+    return Response(trainer.picture(drill), media_type="image/jpeg")
+
+
+@router.post("/drills/{drill_id}/answer", response_model=GradeOut, responses={409: {"model": Problem}})
+def answer(drill_id: int, body: AnswerIn, db: Db) -> GradeOut:
+    """Grade the answer (once) and say why."""
+    drill = _drill(db, drill_id)
+    trainer.answer(db, drill, body.label, body.payout)
+    return _grade_out(drill)
+
+
+@router.get("/trainees/{trainee}", response_model=HistoryOut)
+def history(trainee: str, db: Db) -> HistoryOut:
+    """A trainee's record: how many drills, how many right, how fast, and the latest ones."""
+    drills = trainer.history(db, trainee)
+    return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d) for d in drills[:20]])

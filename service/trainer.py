@@ -1,0 +1,147 @@
+"""The dealer trainer: deal a banker's and a player's hand, ask for the player's best ox and payout,
+grade the answer with the engine's explanation, and keep each trainee's history."""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from oxeye.engine import Evaluation, HouseRules, Participant, settle
+from oxeye.engine.cards import full_deck
+from oxeye.engine.stats import frequencies
+from oxeye.engine.tiles import chinese_set
+from oxeye.datasets.build import load_library
+from oxeye.datasets.paths import DEFAULT_CACHE
+from oxeye.datasets.scene import Library, render_hands
+from oxeye.service.db import DrillRow
+from oxeye.service.errors import ServiceError
+from oxeye.service.rules_files import rules_from_spec
+
+STAKES = (1, 2, 5, 10, 20, 25)
+
+
+@functools.lru_cache(maxsize=16)
+def label_choices(rules: HouseRules) -> tuple[str, ...]:
+    """Every label a hand can read as under these rules, strongest first: the trainee's options."""
+    return tuple(dict.fromkeys(row.label for row in frequencies(rules)))
+
+
+def deal(seed: int, rules: HouseRules) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """The banker's hand, the player's hand and the stake of a drill, from its seed."""
+    rng = random.Random(seed)
+    items = rng.sample(full_deck() if rules.items == "cards" else chinese_set(), 10)
+    codes = [item.code for item in items]
+    return tuple(codes[:5]), tuple(codes[5:]), rng.choice(STAKES)
+
+
+@functools.lru_cache(maxsize=1)
+def _faces() -> Library:
+    """The renderer's faces, made once per process on the first picture (a few seconds)."""
+    return load_library(DEFAULT_CACHE)
+
+
+def picture(drill: DrillRow) -> bytes:
+    """The drill as a JPEG table photo: the banker's hand above, the player's below, the same every time."""
+    import cv2
+    import numpy as np
+
+    kind = rules_from_spec(drill.rules).items
+    scene = render_hands(np.random.default_rng(drill.seed), _faces(), kind,
+                         [drill.banker.split(), drill.player.split()], (960, 720))
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        raise OSError(f"could not encode the picture of drill {drill.id}")
+    return jpeg.tobytes()
+
+
+def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
+    """Deal and store a drill; the clock starts now."""
+    rules = rules_from_spec(rules_spec)
+    seed = random.SystemRandom().randrange(2**31)
+    banker, player, stake = deal(seed, rules)
+    drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
+                     stake=stake, dealt=datetime.now(UTC))
+    session.add(drill)
+    session.commit()
+    return drill
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How an answer fared, with the right answer and why."""
+
+    ox_correct: bool
+    payout_correct: bool
+    label: str
+    payout: Decimal
+    player_explanation: str
+    banker_label: str
+    banker_explanation: str
+    seconds: float
+
+
+def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
+    """Grade and store a drill's answer (once): the player's best ox label and the player's payout."""
+    if drill.answered is not None:
+        raise ServiceError(f"drill {drill.id} was answered already", 409)
+    try:
+        given = Decimal(payout)
+    except InvalidOperation:
+        raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}") from None
+    if not given.is_finite():
+        raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
+    player, _, payout_due = _truth(drill)
+    drill.answered = datetime.now(UTC)
+    drill.answer_label, drill.answer_payout = label, str(given)
+    drill.ox_correct = label == player.label
+    drill.payout_correct = given == payout_due
+    session.commit()
+    return grade_of(drill)
+
+
+def grade_of(drill: DrillRow) -> Grade:
+    """The grade of an answered drill, with the right answers recomputed from what was dealt."""
+    player, banker, payout_due = _truth(drill)
+    return Grade(bool(drill.ox_correct), bool(drill.payout_correct), player.label, payout_due,
+                 player.best.explanation, banker.label, banker.best.explanation, seconds(drill))
+
+
+def _truth(drill: DrillRow) -> tuple[Evaluation, Evaluation, Decimal]:
+    """The player's reading, the banker's, and what the player wins (negative: pays) at the drill's stake."""
+    result = settle(Participant("banker", drill.banker), [Participant("player", drill.player, Decimal(drill.stake))],
+                    rules_from_spec(drill.rules))
+    return result.players[0].evaluation, result.banker_evaluation, result.players[0].delta
+
+
+def seconds(drill: DrillRow) -> float:
+    """How long the trainee took, dealt to answered."""
+    dealt, answered = (_aware(t) for t in (drill.dealt, drill.answered))
+    return round((answered - dealt).total_seconds(), 2)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def history(session: Session, trainee: str) -> list[DrillRow]:
+    """A trainee's answered drills, newest first."""
+    rows = session.scalars(select(DrillRow).where(DrillRow.trainee == trainee, DrillRow.answered.is_not(None))
+                           .order_by(DrillRow.id.desc()))
+    return list(rows)
+
+
+def summary(drills: list[DrillRow]) -> dict[str, float | int]:
+    """Drills answered, the share fully right, and the median time."""
+    if not drills:
+        return {"drills": 0, "correct": 0.0, "median_seconds": 0.0}
+    right = sum(bool(d.ox_correct and d.payout_correct) for d in drills)
+    return {"drills": len(drills), "correct": right / len(drills),
+            "median_seconds": statistics.median(seconds(d) for d in drills)}

@@ -1,0 +1,103 @@
+"""The dealer trainer through the API: deal, grade against the engine, history; bad answers are 4xx."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from fastapi.testclient import TestClient
+
+from oxeye.engine import Participant, settle
+from oxeye.service.app import create_app
+from oxeye.service.db import DrillRow
+from oxeye.service.rules_files import load_rules
+from oxeye.service.settings import Settings
+from oxeye.service.trainer import deal, label_choices
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app(Settings(data_dir=tmp_path))
+
+
+def _truth(app, drill_id: int) -> tuple[str, Decimal]:
+    """The right answer, worked out independently from what the database says was dealt."""
+    with app.state.sessions() as db:
+        drill = db.get(DrillRow, drill_id)
+        result = settle(Participant("b", drill.banker), [Participant("p", drill.player, Decimal(drill.stake))],
+                        load_rules(drill.rules))
+    return result.players[0].evaluation.label, result.players[0].delta
+
+
+@pytest.mark.parametrize("rules", ["gnau", "niuniu", "tau-ngau-macau"])
+def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "mei", "rules": rules}).json()
+        assert drill["stake"] > 0 and drill["image"].endswith("/image.jpg")
+        assert drill["choices"] == list(label_choices(load_rules(rules)))
+        label, payout = _truth(app, drill["id"])
+        assert label in drill["choices"]
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)}).json()
+        assert (grade["ox_correct"], grade["payout_correct"], grade["label"]) == (True, True, label)
+        assert grade["seconds"] >= 0 and grade["player_explanation"].endswith(label)
+        again = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": "0"})
+        assert again.status_code == 409
+        record = client.get("/v1/trainer/trainees/mei").json()
+        assert (record["drills"], record["correct"]) == (1, 1.0)
+
+
+def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "jo"}).json()
+        label, payout = _truth(app, drill["id"])
+        wrong = next(c for c in drill["choices"] if c != label)
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer",
+                            json={"label": wrong, "payout": str(payout + 1)}).json()
+        assert (grade["ox_correct"], grade["payout_correct"], grade["label"]) == (False, False, label)
+        assert client.get("/v1/trainer/trainees/jo").json()["correct"] == 0.0
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    ({"label": "No Ox", "payout": "lots"}, 400, "payout must be a number"),
+    ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
+    ({"label": "No Ox"}, 422, "payout"),
+])
+def test_bad_answers(app, body: dict, status: int, message: str) -> None:
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "kim"}).json()
+        response = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json=body)
+        assert response.status_code == status and message in response.json()["error"]
+        assert client.get("/v1/trainer/trainees/kim").json()["drills"] == 0  # nothing half-recorded
+        assert client.post("/v1/trainer/drills/999/answer", json={"label": "x", "payout": "1"}).status_code == 404
+        assert client.post("/v1/trainer/drills", json={"trainee": "", "rules": "gnau"}).status_code == 422
+        assert client.post("/v1/trainer/drills", json={"trainee": "kim", "rules": "nope"}).status_code == 400
+
+
+def test_deals_are_ten_distinct_items_from_the_seed() -> None:
+    for rules in (load_rules("gnau"), load_rules("tau-ngau-pagat")):
+        banker, player, stake = deal(7, rules)
+        assert deal(7, rules) == (banker, player, stake)
+        assert len(banker) == len(player) == 5 and stake > 0
+        if rules.items == "cards":
+            assert len(set(banker + player)) == 10
+
+
+def test_pages_are_served(app) -> None:
+    with TestClient(app) as client:
+        assert "Dealer trainer" in client.get("/").text
+        assert 'id="deal"' in client.get("/trainer").text
+        assert client.get("/static/oxeye.css").headers["content-type"].startswith("text/css")
+
+
+def test_the_picture_is_a_jpeg_of_the_drill_and_the_same_each_time(app) -> None:
+    import cv2
+    import numpy as np
+
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "lu", "rules": "tau-ngau-pagat"}).json()
+        first = client.get(drill["image"])
+        assert first.headers["content-type"] == "image/jpeg"
+        image = cv2.imdecode(np.frombuffer(first.content, np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape == (720, 960, 3)
+        assert client.get(drill["image"]).content == first.content
+        assert client.get("/v1/trainer/drills/999/image.jpg").status_code == 404
