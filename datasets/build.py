@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-from dataclasses import dataclass
+import shutil
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -130,18 +132,40 @@ def _work(index: int) -> int:
     return write_one(index, _WORKER["config"], _WORKER["library"])
 
 
-def build(config: BuildConfig, workers: int | None = None, progress: bool = True) -> int:
-    """Write the whole dataset into ``config.out``; returns the number of labelled items."""
+def build(config: BuildConfig, workers: int | None = None, progress: bool = True, overwrite: bool = False) -> int:
+    """Write the whole dataset into ``config.out``; returns the number of labelled items.
+
+    The images are written into a hidden folder beside ``out`` that becomes ``out`` only when
+    complete, so a failed or interrupted build leaves nothing half-written behind.
+    """
+    config.validate()
+    final = config.out
+    if final.is_dir() and any(final.iterdir()) and not overwrite:
+        raise ValueError(f"--out {final} already holds files: choose an empty folder, or pass --overwrite to replace it")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    if not os.access(final.parent, os.W_OK):
+        raise OSError(f"--out {final} is not writable")
+    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
+    try:
+        total = _render_all(replace(config, out=staging), final, workers, progress)
+        if final.exists():
+            shutil.rmtree(final)
+        staging.rename(final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return total
+
+
+def _render_all(config: BuildConfig, final: Path, workers: int | None, progress: bool) -> int:
+    """Render every image into ``config.out``, with a data.yaml that names ``final``; returns labelled items."""
     from tqdm import tqdm
 
-    config.validate()
     for sub in ("images", "labels", "meta"):
-        (config.out / sub).mkdir(parents=True, exist_ok=True)
-    if not os.access(config.out, os.W_OK):
-        raise OSError(f"--out {config.out} is not writable")
+        (config.out / sub).mkdir()
     names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASSES))
     (config.out / "data.yaml").write_text(
-        f"path: {config.out.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n")
+        f"path: {final.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n")
     workers = workers or min(2, os.cpu_count() or 1)
     bar = tqdm(total=config.images, unit="img", disable=not progress, desc="dataset")
     total = 0

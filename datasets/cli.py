@@ -14,7 +14,7 @@ def _build(args: argparse.Namespace) -> int:
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, args.decks)
     config.validate()
-    labelled = build(config, workers=args.workers)
+    labelled = build(config, workers=args.workers, overwrite=args.overwrite)
     print(f"wrote {args.images} images with {labelled} labelled items to {args.out}")
     return 0
 
@@ -56,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--kinds", default="cards,tiles", help="comma-separated: cards, tiles (both)")
     build.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="fetched deck cache (used when present)")
     build.add_argument("--workers", type=_positive_workers, default=None, help="processes (2)")
+    build.add_argument("--overwrite", action="store_true", help="replace what --out holds (refused otherwise)")
     build.set_defaults(handler=_build)
 
     preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")

@@ -146,3 +146,37 @@ def test_render_hands_draws_exactly_the_given_hands() -> None:
     assert all(r["visible_fraction"] > 0.99 for r in records)
     tops = {h: min(r["box"][1] for r in records if r["hand"] == h) for h in (0, 1)}
     assert tops[0] < tops[1]
+
+
+def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ds"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    args = ["dataset", "build", "--out", str(out), "--images", "2", "--seed", "1", "--imgsz", "320", "--workers", "1"]
+    assert main(args) == 2
+    assert "already holds files" in capsys.readouterr().err
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]  # untouched
+    assert main([*args, "--overwrite"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["data.yaml", "images", "labels", "meta"]
+    assert f"path: {out.resolve()}" in (out / "data.yaml").read_text()
+
+
+def test_a_failed_build_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from oxeye.datasets import build as build_module
+
+    calls = []
+
+    def failing(index, config, library):
+        calls.append(index)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        return original(index, config, library)
+
+    original = build_module.write_one
+    monkeypatch.setattr(build_module, "write_one", failing)
+    out = tmp_path / "ds"
+    assert main(["dataset", "build", "--out", str(out), "--images", "3", "--seed", "1", "--imgsz", "320",
+                 "--workers", "1"]) == 2
+    assert "disk full" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # neither the dataset nor its staging folder
