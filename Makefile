@@ -10,6 +10,11 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev]'
+	# ultralytics pulls opencv-python (GUI build, needs libGL) beside the headless one and both
+	# write cv2/: drop the GUI build, then restore the headless files it shared.
+	$(BIN)/python -m pip uninstall -q -y opencv-python
+	$(BIN)/python -m pip install -q --force-reinstall --no-deps \
+		"opencv-python-headless==$$($(BIN)/python -c 'import importlib.metadata as m; print(m.version("opencv-python-headless"))')"
 	touch $(STAMP)
 
 # Until the service lands, the main job is the command line: `make run ARGS="hand --rules gnau 3S 6H 8D 4C 8H"`.
