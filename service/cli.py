@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMAND_MODULES: tuple[str, ...] = ("oxeye.service.engine_commands", "oxeye.datasets.cli")
+COMMAND_MODULES: tuple[str, ...] = ("oxeye.service.engine_commands", "oxeye.datasets.cli", "oxeye.vision.cli")
 
 
 class OneLineParser(argparse.ArgumentParser):
