@@ -32,9 +32,9 @@ class Detections:
 
 
 def candidates(output: np.ndarray, conf: float) -> Detections:
-    """Every anchor whose best class scores at least ``conf``, as corner boxes with its runner-up class."""
+    """Every anchor whose best class scores above ``conf``, as corner boxes with its runner-up class."""
     table = output[0]
-    keep = table[4:].max(axis=0) >= conf
+    keep = table[4:].max(axis=0) > conf  # strictly above, as ultralytics filters
     cx, cy, w, h = table[:4, keep]
     class_scores = table[4:, keep]
     top_two = np.argsort(-class_scores, axis=0, kind="stable")[:2]
