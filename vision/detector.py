@@ -42,6 +42,8 @@ class Detector:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Spinning worker threads cost more than they save on 2 shared cores (measured 37 ms vs 25 ms at 320 px).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own types for a corrupt file
