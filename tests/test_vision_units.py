@@ -163,3 +163,32 @@ def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path)
         truth = {frozenset(h["items"]) for h in meta["hands"] if h["items"]}
         total, exact = total + len(truth), exact + len(truth & found)
     assert exact / total >= 0.7, f"{exact} of {total} hands exact"
+
+
+class _Oracle:
+    """Reads every photo of a build exactly as its per-image JSON says (in the order evaluate visits them)."""
+
+    def __init__(self, data: Path) -> None:
+        self.metas = iter(json.loads(p.read_text()) for p in sorted((data / "meta").glob("*.json")))
+
+    def read(self, image: np.ndarray) -> Reading:
+        from oxeye.vision.reading import Hand
+
+        meta = next(self.metas)
+        items = [Item(i["code"], i["kind"], tuple(i["box"]), 0.99, hand=i["hand"]) for i in meta["items"]]
+        hands = [Hand(h["index"], h["items"], [items[i].code for i in h["items"]], (0, 0, 1, 1)) for h in meta["hands"]]
+        return Reading(meta["width"], meta["height"], items, hands)
+
+
+def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(scenes: Path) -> None:
+    from oxeye.vision.evaluate import synthetic
+
+    perfect = synthetic(_Oracle(scenes), scenes)
+    assert perfect["item_accuracy"] == 1.0 and perfect["hands_exact"] == 1.0 and perfect["reported_twice"] == 0
+    assert perfect["five_item_hands"] > 20
+
+    doubled = _Oracle(scenes)
+    read = doubled.read
+    doubled.read = lambda image: (lambda r: Reading(r.width, r.height, r.items + r.items[:1], r.hands))(read(image))
+    worse = synthetic(doubled, scenes)
+    assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0

@@ -9,6 +9,8 @@ from pathlib import Path
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import LABEL_MODES
 
+REAL_CARDS = "../shared/real/cards-edje"
+
 
 def _train(args: argparse.Namespace) -> int:
     from oxeye.vision.train import TrainConfig, train
@@ -43,8 +45,17 @@ def _detect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace) -> int:
+    from oxeye.vision.evaluate import evaluate
+
+    if args.data is None and args.real is None:
+        raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
+    print(json.dumps(evaluate(args.model, args.data, args.real), indent=2))
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``train`` and ``detect``."""
+    """Add ``train``, ``detect`` and ``evaluate``."""
     train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
     train.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
@@ -65,3 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detect.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="also write the photo with the reading drawn")
     detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
     detect.set_defaults(handler=_detect)
+
+    evaluate = subparsers.add_parser("evaluate", help="measure the detector: held-out synthetic build, real card photos")
+    evaluate.add_argument("--data", type=Path, help="a held-out folder written by 'oxeye dataset build'")
+    evaluate.add_argument("--real", type=Path, help=f"real photos with VOC labels (e.g. {REAL_CARDS}); skipped when absent")
+    evaluate.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (models/oxeye.onnx)")
+    evaluate.set_defaults(handler=_evaluate)
