@@ -35,7 +35,7 @@ def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
     assert (run / "oxeye.pt").is_file() and (run / "oxeye.onnx").is_file()
     assert sorted(p.name for p in (run / "yolo" / "images" / "val").iterdir()) == ["000009.jpg"]
     detector = Detector(run / "oxeye.onnx")
-    assert detector.size == IMGSZ and detector.names == CLASSES
+    assert detector.size == IMGSZ and detector.stride == 32 and detector.names == CLASSES
 
 
 def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:
@@ -52,9 +52,10 @@ def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:
 
     for path in sorted((tiny / "ds" / "images").glob("*.jpg"))[:4]:
         image = read_image(path)
-        blob, _ = letterbox(image, IMGSZ)
-        padded = LetterBox((IMGSZ, IMGSZ), auto=False)(image=image)
-        assert np.array_equal(np.rint(blob[0] * 255).astype(np.uint8), padded[:, :, ::-1].transpose(2, 0, 1))
+        for stride in (None, 32):
+            blob, _ = letterbox(image, IMGSZ, stride)
+            padded = LetterBox((IMGSZ, IMGSZ), auto=bool(stride), stride=stride or 32)(image=image)
+            assert np.array_equal(np.rint(blob[0] * 255).astype(np.uint8), padded[:, :, ::-1].transpose(2, 0, 1))
     # A one-epoch model scores nearly the same everywhere (ties), so the NMS is compared on a
     # structured random output instead: 30 objects, each seen by about a dozen jittered anchors.
     rng = np.random.default_rng(5)

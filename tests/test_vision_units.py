@@ -44,6 +44,8 @@ def test_letterbox_maps_boxes_back_to_the_frame() -> None:
     assert blob[0, 0, 0, 0] == pytest.approx(114 / 255, abs=1e-6) and blob[0, 0, 120, 75] == pytest.approx(250 / 255, abs=1e-6)
     box = np.array([[200 * 0.25, 100 * 0.25 + 70, 400 * 0.25, 300 * 0.25 + 70]])
     assert fit.to_frame(box, 1280, 720).tolist() == [[200, 100, 400, 300]]
+    rectangle, fit = letterbox(frame, 320, stride=32)
+    assert rectangle.shape == (1, 3, 192, 320) and (fit.pad_x, fit.pad_y) == (0, 6)
 
 
 def test_decode_keeps_the_best_box_per_class_and_reads_corners() -> None:

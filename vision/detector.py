@@ -49,20 +49,18 @@ class Detector:
         except Exception as error:  # onnxruntime raises its own types for a corrupt file
             raise OSError(f"cannot load model {model}: {error}") from error
         feed = self.session.get_inputs()[0]
+        metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_name = feed.name
-        self.size = int(feed.shape[2])
-        self.names = self._names(self.session.get_modelmeta().custom_metadata_map)
-
-    def _names(self, metadata: dict[str, str]) -> tuple[str, ...]:
-        """Class names from the ultralytics export metadata (the default list when absent)."""
-        if "names" not in metadata:
-            return CLASSES
-        names = ast.literal_eval(metadata["names"])
-        return tuple(names[i] for i in range(len(names)))
+        # A dynamic input (exported with dynamic=True) takes the smallest stride-padded rectangle.
+        dynamic = not isinstance(feed.shape[2], int)
+        self.size = max(ast.literal_eval(metadata["imgsz"])) if dynamic else int(feed.shape[2])
+        self.stride = int(metadata.get("stride", 32)) if dynamic else None
+        names = ast.literal_eval(metadata["names"]) if "names" in metadata else dict(enumerate(CLASSES))
+        self.names = tuple(names[i] for i in range(len(names)))
 
     def raw(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The model's raw output for a BGR frame, and the letterbox used."""
-        blob, fit = letterbox(image, self.size)
+        blob, fit = letterbox(image, self.size, self.stride)
         return self.session.run(None, {self.input_name: blob})[0], fit
 
     def detect(self, image: np.ndarray, conf: float = CONF, iou: float = IOU) -> Detections:

@@ -32,16 +32,24 @@ class Letterbox:
         return out
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """A BGR frame -> (1, 3, size, size) float32 RGB in [0, 1] and the mapping back."""
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
+    """A BGR frame -> (1, 3, H, W) float32 RGB in [0, 1] and the mapping back.
+
+    Square (``size`` x ``size``) for a model with a fixed input; with ``stride`` (a model
+    with a dynamic input) only the short side is padded, to a multiple of ``stride``, which
+    for a 16:9 frame leaves 40% fewer pixels to run.
+    """
     height, width = image.shape[:2]
     scale = min(size / height, size / width)
     new_w, new_h = round(width * scale), round(height * scale)
-    pad_x, pad_y = (size - new_w) / 2, (size - new_h) / 2
+    out_w, out_h = size, size
+    if stride:
+        out_w, out_h = new_w + (size - new_w) % stride, new_h + (size - new_h) % stride
+    pad_x, pad_y = (out_w - new_w) / 2, (out_h - new_h) / 2
     if (new_w, new_h) != (width, height):
         image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     top, left = round(pad_y - 0.1), round(pad_x - 0.1)
-    canvas = cv2.copyMakeBorder(image, top, size - new_h - top, left, size - new_w - left,
+    canvas = cv2.copyMakeBorder(image, top, out_h - new_h - top, left, out_w - new_w - left,
                                 cv2.BORDER_CONSTANT, value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
     blob = cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)
     return blob, Letterbox(scale, left, top)

@@ -119,7 +119,8 @@ def train(config: TrainConfig) -> Path:
             project=str(config.out.resolve()), name="train", exist_ok=True,
             pretrained=config.model.endswith(".pt"), plots=False, verbose=False)
     best = YOLO(str(run / "weights" / "best.pt"))
-    onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=False))
+    # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
+    onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True))
     shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt")
     shutil.copyfile(onnx, config.out / "oxeye.onnx")
     return config.out
