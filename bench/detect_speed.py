@@ -1,7 +1,7 @@
 """Detector speed: a decoded 1280x720 frame to items and hands, against ultralytics predict on the same .pt.
 
 Uses the shipped model (models/oxeye.onnx and .pt) when present; otherwise a tiny model trained
-here for one epoch (kept in runs/bench-tiny), which has the shipped recipe's architecture and input
+here for one epoch (kept in runs/bench-tiny-ARCH-SIZE), which has the shipped recipe's architecture and input
 size but no accuracy: the timing is what counts. Run: python -m bench.detect_speed
 """
 
@@ -19,20 +19,20 @@ from bench.timing import median_seconds
 from oxeye.models import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "runs" / "bench-tiny"
 
 
 def _tiny_model(imgsz: int, model: str) -> Path:
     """A one-epoch model of the recipe's shape (trained once, about 20 s), when nothing is shipped."""
     from oxeye.service.cli import main
 
-    if not (TINY / "oxeye.onnx").is_file():
+    tiny = ROOT / "runs" / f"bench-tiny-{Path(model).stem}-{imgsz}"
+    if not (tiny / "oxeye.onnx").is_file():
         with tempfile.TemporaryDirectory() as scratch:
             assert main(["dataset", "build", "--out", f"{scratch}/ds", "--images", "16", "--seed", "3",
                          "--imgsz", "320", "--decks", f"{scratch}/no-decks", "--workers", "1"]) == 0
-            assert main(["train", "--data", f"{scratch}/ds", "--out", str(TINY), "--imgsz", str(imgsz),
+            assert main(["train", "--data", f"{scratch}/ds", "--out", str(tiny), "--imgsz", str(imgsz),
                          "--model", model, "--epochs", "1", "--batch", "8", "--workers", "0"]) == 0
-    return TINY / "oxeye.onnx"
+    return tiny / "oxeye.onnx"
 
 
 def _frame() -> np.ndarray:
