@@ -18,7 +18,10 @@ from oxeye.vision.reading import Reading
 
 CONF = 0.25  # candidates below this are dropped; up to corners.LOW_SCORE they are reported as low-confidence
 IOU = 0.7  # class-aware suppression, as ultralytics predicts
-CROSS_IOU = 0.8  # boxes of different classes overlapping this much are one physical item
+# Boxes of different classes overlapping this much are one physical item. Of 21,712 pairs of
+# distinct true items in 160 generated photos, 2 overlap above 0.8 and none above 0.9: tune
+# between the two with `oxeye evaluate` (reported_twice against item_accuracy).
+CROSS_IOU = 0.8
 
 
 def read_image(path: Path) -> np.ndarray:
