@@ -110,6 +110,11 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert capsys.readouterr().err.startswith(f"oxeye detect: error: cannot load model {broken}")
 
 
+def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--resume"]) == 2
+    assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
+
+
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err

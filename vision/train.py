@@ -110,6 +110,8 @@ def train(config: TrainConfig) -> Path:
     if config.resume:
         if not last.is_file():
             raise ValueError(f"--resume: no interrupted run at {last}")
+        if torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0:
+            raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         YOLO(str(last)).train(resume=True)
     else:
         data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction)
