@@ -157,6 +157,7 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path) -> None:
+    """At least 80% of hands come out exact from true boxes (87-91% measured on larger builds)."""
     exact = total = 0
     for path in sorted((scenes / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
@@ -164,7 +165,7 @@ def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path)
         found = {frozenset(h.items) for h in group_hands(items)}
         truth = {frozenset(h["items"]) for h in meta["hands"] if h["items"]}
         total, exact = total + len(truth), exact + len(truth & found)
-    assert exact / total >= 0.7, f"{exact} of {total} hands exact"
+    assert exact / total >= 0.8, f"{exact} of {total} hands exact"
 
 
 class _Oracle:
