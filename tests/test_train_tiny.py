@@ -107,7 +107,8 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"\x00" * 64)
     assert main(["detect", str(photo), "--model", str(broken)]) == 2
-    assert capsys.readouterr().err.startswith(f"oxeye detect: error: cannot load model {broken}")
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
 
 
 def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:

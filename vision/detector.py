@@ -50,7 +50,7 @@ class Detector:
         try:
             self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own types for a corrupt file
-            raise OSError(f"cannot load model {model}: {error}") from error
+            raise OSError(f"cannot load model {model}: {str(error).strip().splitlines()[0]}") from error
         feed = self.session.get_inputs()[0]
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_name = feed.name
