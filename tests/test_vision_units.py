@@ -195,3 +195,30 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     doubled.read = lambda image: (lambda r: Reading(r.width, r.height, r.items + r.items[:1], r.hands))(read(image))
     worse = synthetic(doubled, scenes)
     assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0
+
+
+class _Fixed:
+    """Reads every photo as the same items."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = items
+
+    def read(self, image: np.ndarray) -> Reading:
+        return Reading(image.shape[1], image.shape[0], list(self.items), [])
+
+
+def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
+    import cv2
+
+    from oxeye.vision.evaluate import real_cards
+
+    (tmp_path / "photos").mkdir()
+    cv2.imwrite(str(tmp_path / "photos" / "IMG_1.JPG"), np.zeros((100, 200, 3), np.uint8))
+    objects = "".join(f"<object><name>{name}</name><bndbox><xmin>{x}</xmin><ymin>10</ymin><xmax>{x + 40}</xmax>"
+                      f"<ymax>70</ymax></bndbox></object>" for name, x in (("ace", 10), ("ten", 60), ("king", 140)))
+    (tmp_path / "photos" / "IMG_1.xml").write_text(f"<annotation>{objects}</annotation>")
+    reader = _Fixed([Item("AH", "card", (11, 11, 50, 70), 0.9), Item("9S", "card", (60, 10, 100, 69), 0.9),
+                     Item("4-2", "tile", (140, 10, 180, 70), 0.9)])
+    figures = real_cards(reader, tmp_path)
+    assert figures["cards"] == 3 and figures["localisation_recall"] == pytest.approx(2 / 3)
+    assert figures["rank_accuracy_of_located"] == 0.5 and figures["rank_accuracy"] == pytest.approx(1 / 3)
