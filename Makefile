@@ -6,10 +6,15 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench decks clean
 
+# ultralytics pulls opencv-python (GUI build, needs libGL) beside the headless one and both
+# write cv2/: after the install, drop the GUI build and restore the headless files it shared.
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip uninstall -q -y opencv-python
+	$(BIN)/python -m pip install -q --force-reinstall --no-deps \
+		"opencv-python-headless==$$($(BIN)/python -c 'import importlib.metadata as m; print(m.version("opencv-python-headless"))')"
 	touch $(STAMP)
 
 # The main job: the web service on 127.0.0.1:8000 (API docs at /docs), ledger in data/oxeye.sqlite3.

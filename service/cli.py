@@ -12,7 +12,12 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMAND_MODULES: tuple[str, ...] = ("oxeye.service.engine_commands", "oxeye.datasets.cli", "oxeye.service.serve_command")
+COMMAND_MODULES: tuple[str, ...] = (
+    "oxeye.service.engine_commands",
+    "oxeye.datasets.cli",
+    "oxeye.vision.cli",
+    "oxeye.service.serve_command",
+)
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -22,3 +22,19 @@ CLASS_ID: Final[dict[str, int]] = {name: i for i, name in enumerate(CLASSES)}
 def kind_of(class_name: str) -> str:
     """'card' or 'tile' for a class name."""
     return "tile" if "-" in class_name else "card"
+
+# A detector may also find the printed corner indices of cards, as classes of their own.
+CORNER_SUFFIX: Final = "/corner"
+LABEL_MODES: Final = ("items", "corners", "both")
+
+
+def label_classes(mode: str) -> tuple[str, ...]:
+    """The class list of a detector trained on whole items, card corner indices (tiles stay whole), or both."""
+    corners = tuple(code + CORNER_SUFFIX for code in CARD_CLASSES)
+    if mode == "items":
+        return CLASSES
+    if mode == "corners":
+        return corners + TILE_CLASSES
+    if mode == "both":
+        return CLASSES + corners
+    raise ValueError(f"label mode must be one of {', '.join(LABEL_MODES)}, got {mode!r}")

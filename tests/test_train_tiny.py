@@ -1,0 +1,122 @@
+"""One epoch on a tiny generated set: training exports ONNX, and our decoder agrees with ultralytics on it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from oxeye.service.cli import main
+from oxeye.vision.classes import CLASSES
+from oxeye.vision.decode import decode
+
+IMGSZ = 160
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 16-image build and a one-epoch yolov8n trained on it at 160 px (about 15 s on 2 cores)."""
+    root = tmp_path_factory.mktemp("tiny")
+    assert main(["dataset", "build", "--out", str(root / "ds"), "--images", "16", "--seed", "3", "--imgsz", "320",
+                 "--decks", str(root / "no-decks"), "--workers", "1"]) == 0
+    assert main(["train", "--data", str(root / "ds"), "--out", str(root / "run"), "--imgsz", str(IMGSZ),
+                 "--epochs", "1", "--batch", "8", "--workers", "0"]) == 0
+    return root
+
+
+def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
+    from oxeye.vision.detector import Detector
+
+    run = tiny / "run"
+    assert (run / "oxeye.pt").is_file() and (run / "oxeye.onnx").is_file()
+    assert sorted(p.name for p in (run / "yolo" / "images" / "val").iterdir()) == ["000009.jpg"]
+    detector = Detector(run / "oxeye.onnx")
+    assert detector.size == IMGSZ and detector.stride == 32 and detector.names == CLASSES
+
+
+def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:
+    """Same input tensor as ultralytics' LetterBox, same boxes in the same order as its NMS."""
+    from oxeye.vision.offline import ultralytics_offline
+
+    ultralytics_offline()
+    import torch
+    from ultralytics.data.augment import LetterBox
+    from ultralytics.utils.nms import non_max_suppression
+
+    from oxeye.vision.detector import read_image
+    from oxeye.vision.letterbox import letterbox
+
+    for path in sorted((tiny / "ds" / "images").glob("*.jpg"))[:4]:
+        image = read_image(path)
+        for stride in (None, 32):
+            blob, _ = letterbox(image, IMGSZ, stride)
+            padded = LetterBox((IMGSZ, IMGSZ), auto=bool(stride), stride=stride or 32)(image=image)
+            assert np.array_equal(np.rint(blob[0] * 255).astype(np.uint8), padded[:, :, ::-1].transpose(2, 0, 1))
+    # A one-epoch model scores nearly the same everywhere (ties), so the NMS is compared on a
+    # structured random output instead: 30 objects, each seen by about a dozen jittered anchors.
+    rng = np.random.default_rng(5)
+    objects = rng.uniform([20, 20, 8, 8], [140, 140, 60, 60], size=(30, 4))
+    owner = rng.integers(0, 30, size=400)
+    output = np.zeros((1, 4 + len(CLASSES), 400), dtype=np.float32)
+    output[0, :4] = (objects[owner] * rng.uniform(0.9, 1.1, size=(400, 4))).T
+    output[0, 4:] = rng.uniform(0, 0.2, size=(len(CLASSES), 400))
+    strong = rng.integers(0, len(CLASSES), size=(30, 2))[owner]
+    output[0, 4 + strong[:, 0], np.arange(400)] = rng.uniform(0.2, 0.95, size=400)
+    output[0, 4 + strong[:, 1], np.arange(400)] = rng.uniform(0.1, 0.6, size=400)
+    ours = decode(output, conf=0.25, iou=0.7)
+    theirs = non_max_suppression(torch.from_numpy(output), conf_thres=0.25, iou_thres=0.7)[0].numpy()
+    assert len(ours) == len(theirs) > 30
+    assert np.allclose(ours.boxes, theirs[:, :4], atol=1e-3) and np.allclose(ours.scores, theirs[:, 4])
+    assert ours.class_ids.tolist() == theirs[:, 5].astype(int).tolist()
+
+
+def test_detect_json_follows_the_contract_without_torch(tiny: Path) -> None:
+    photo = tiny / "ds" / "images" / "000000.jpg"
+    code = ("import sys; from oxeye.service.cli import main; "
+            f"rc = main(['detect', {str(photo)!r}, '--json', '--model', {str(tiny / 'run' / 'oxeye.onnx')!r}]); "
+            "assert 'torch' not in sys.modules and 'ultralytics' not in sys.modules; sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["width"], data["height"]) == (320, 224) and set(data) == {"width", "height", "items", "hands"}
+
+
+def test_annotate_writes_a_picture(tiny: Path, tmp_path: Path) -> None:
+    out = tmp_path / "seen.jpg"
+    assert main(["detect", str(tiny / "ds" / "images" / "000001.jpg"), "--model", str(tiny / "run" / "oxeye.onnx"),
+                 "--annotate", str(out)]) == 0
+    assert out.stat().st_size > 1000
+
+
+def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_photo = tmp_path / "notes.jpg"
+    not_a_photo.write_text("not a photo")
+    assert main(["detect", str(not_a_photo)]) == 2
+    assert capsys.readouterr().err == f"oxeye detect: error: cannot read {not_a_photo} as an image\n"
+    photo = tmp_path / "blank.png"
+    import cv2
+
+    cv2.imwrite(str(photo), np.zeros((32, 32, 3), np.uint8))
+    assert main(["detect", str(photo), "--model", str(tmp_path / "none.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye detect: error: no model at {tmp_path / 'none.onnx'}") and err.count("\n") == 1
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"\x00" * 64)
+    assert main(["detect", str(photo), "--model", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
+
+
+def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--resume"]) == 2
+    assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
+
+
+def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume"]) == 2

@@ -1,0 +1,84 @@
+"""``oxeye train`` and ``oxeye detect``: the detector's commands (heavy imports inside the handlers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.classes import LABEL_MODES
+
+REAL_CARDS = "../shared/real/cards-edje"
+
+
+def _train(args: argparse.Namespace) -> int:
+    from oxeye.vision.train import TrainConfig, train
+
+    config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
+                         args.val_fraction, args.workers, args.resume)
+    out = train(config)
+    print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
+    return 0
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from oxeye.vision.detector import Detector, read_image
+
+    image = read_image(args.photo)
+    reading = Detector(args.model).read(image)
+    if args.annotate:
+        from oxeye.vision.annotate import annotate
+
+        annotate(image, reading, args.annotate)
+    if args.json:
+        print(json.dumps(reading.to_json()))
+        return 0
+    print(f"{args.photo}: {len(reading.items)} items in {len(reading.hands)} hands")
+    for hand in reading.hands:
+        note = "" if hand.complete else f"  (incomplete: {len(hand.codes)} of 5)"
+        print(f"  hand {hand.index}: {' '.join(hand.codes)}{note}")
+    for item in reading.items:
+        if item.flag:
+            rival = f", or {item.rival}" if item.rival else ""
+            print(f"  doubtful: {item.code} ({item.flag}, {item.confidence:.2f}{rival}) in hand {item.hand}")
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from oxeye.vision.evaluate import evaluate
+
+    if args.data is None and args.real is None:
+        raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
+    print(json.dumps(evaluate(args.model, args.data, args.real), indent=2))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``train``, ``detect`` and ``evaluate``."""
+    train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
+    train.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
+    train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
+    train.add_argument("--model", default="yolov8n.yaml", help="model .yaml (from scratch) or .pt to fine-tune (yolov8n.yaml)")
+    train.add_argument("--imgsz", type=int, default=320, help="input size, a multiple of 32 (320)")
+    train.add_argument("--epochs", type=int, default=50, help="epochs (50)")
+    train.add_argument("--batch", type=int, default=16, help="batch size (16)")
+    train.add_argument("--labels", choices=LABEL_MODES, default="items",
+                       help="what the detector finds: whole items, card corner indices, or both (items)")
+    train.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
+    train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
+    train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
+    train.set_defaults(handler=_train)
+
+    detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
+    detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")
+    detect.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
+    detect.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="also write the photo with the reading drawn")
+    detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
+    detect.set_defaults(handler=_detect)
+
+    evaluate = subparsers.add_parser("evaluate", help="measure the detector: held-out synthetic build, real card photos")
+    evaluate.add_argument("--data", type=Path, help="a held-out folder written by 'oxeye dataset build'")
+    evaluate.add_argument("--real", type=Path, help=f"real photos with VOC labels (e.g. {REAL_CARDS}); skipped when absent")
+    evaluate.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (models/oxeye.onnx)")
+    evaluate.set_defaults(handler=_evaluate)

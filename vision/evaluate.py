@@ -1,0 +1,123 @@
+"""``oxeye evaluate``: the accuracy figures of models/MODEL_CARD.md, each from one command.
+
+Held-out synthetic build (``oxeye dataset build`` with a seed no training build used):
+mAP50-95 of the raw detector (ultralytics val on the same ONNX), per-item identification
+accuracy of the full pipeline (every labelled item must be found once and named right),
+items reported twice, and the share of five-item hands read exactly. Real photos
+(../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
+rank accuracy; skipped when the folder is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import numpy as np
+
+from oxeye.vision.classes import LABEL_MODES, label_classes
+from oxeye.vision.decode import iou_matrix
+from oxeye.vision.detector import Detector, read_image
+from oxeye.vision.reading import Reading
+
+MATCH_IOU = 0.5
+RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+
+
+def _boxes(values: list) -> np.ndarray:
+    return np.asarray(values, dtype=np.float64).reshape(-1, 4)
+
+
+def _matches(truth: np.ndarray, found: np.ndarray) -> list[list[int]]:
+    """For each true box, the found boxes that cover it: IoU >= 0.5, or (a lone corner index) mostly inside it."""
+    if not len(truth) or not len(found):
+        return [[] for _ in truth]
+    ious = iou_matrix(truth, found)
+    inter = np.prod((np.minimum(truth[:, None, 2:], found[None, :, 2:]) -
+                     np.maximum(truth[:, None, :2], found[None, :, :2])).clip(0), axis=2)
+    inside = inter / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
+    owner = np.where(ious.max(axis=0) >= MATCH_IOU, ious.argmax(axis=0), np.where(inside.max(axis=0) >= 0.9,
+                                                                                 inside.argmax(axis=0), -1))
+    return [list(np.flatnonzero(owner == t)) for t in range(len(truth))]
+
+
+def label_mode(names: tuple[str, ...]) -> str:
+    """Which label mode a detector's class list belongs to."""
+    return next(mode for mode in LABEL_MODES if label_classes(mode) == names)
+
+
+def map50_95(model: Path, data: Path, mode: str) -> float:
+    """mAP50-95 of the raw detector on every image of a build, by ultralytics val on the ONNX model."""
+    from oxeye.vision.offline import ultralytics_offline
+    from oxeye.vision.train import prepare_dataset
+
+    ultralytics_offline()
+    from ultralytics import YOLO
+
+    with tempfile.TemporaryDirectory() as scratch:
+        yaml = prepare_dataset(data, Path(scratch), mode, 0.5)
+        text = yaml.read_text().replace("val: images/val", "val: [images/train, images/val]")
+        yaml.write_text(text)
+        detector = Detector(model)
+        metrics = YOLO(str(model), task="detect").val(data=str(yaml), imgsz=detector.size, batch=1, conf=0.001,
+                                                        iou=0.7, plots=False, verbose=False, device="cpu")
+    return float(metrics.box.map)
+
+
+def synthetic(detector: Detector, data: Path) -> dict[str, float]:
+    """Per-item accuracy, items reported twice, and exact five-item hands over a held-out build."""
+    items = right = twice = extra = hands = exact = 0
+    for path in sorted((data / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        reading = detector.read(read_image(data / meta["image"]))
+        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]))
+        items += len(meta["items"])
+        right += sum(len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"]))
+        twice += sum(len(m) > 1 for m in matched)
+        extra += len(reading.items) - sum(len(m) for m in matched)
+        found_hands = {frozenset(h.items) for h in reading.hands}
+        for hand in meta["hands"]:
+            if len(hand["items"]) == 5:
+                hands += 1
+                members = [matched[i] for i in hand["items"]]
+                named = all(len(m) == 1 and reading.items[m[0]].code == meta["items"][i]["code"]
+                            for m, i in zip(members, hand["items"]))
+                exact += named and frozenset(m[0] for m in members) in found_hands
+    return {"items": items, "item_accuracy": right / max(items, 1), "reported_twice": twice,
+            "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
+
+
+def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
+    """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
+    cards = located = ranked = twice = 0
+    for xml in sorted(folder.glob("photos/*.xml")):
+        root = ElementTree.parse(xml).getroot()
+        labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
+                  for o in root.iter("object")]
+        photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
+        reading: Reading = detector.read(read_image(photo))
+        cards_only = [item for item in reading.items if item.kind == "card"]
+        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]))
+        cards += len(labels)
+        located += sum(bool(m) for m in matched)
+        twice += sum(len(m) > 1 for m in matched)
+        ranked += sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name] for m, (name, _) in zip(matched, labels))
+    return {"cards": cards, "localisation_recall": located / max(cards, 1),
+            "rank_accuracy_of_located": ranked / max(located, 1), "rank_accuracy": ranked / max(cards, 1),
+            "reported_twice": twice}
+
+
+def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, object]:
+    """Every figure the model card reports, for the sources given (real photos skipped when absent)."""
+    detector = Detector(model)
+    result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
+    if data is not None:
+        result["synthetic"] = {"map50_95": map50_95(model, data, result["label_mode"]), **synthetic(detector, data)}
+    if real is not None and (real / "photos").is_dir():
+        result["real_cards_edje"] = real_cards(detector, real)
+    elif real is not None:
+        result["real_cards_edje"] = f"skipped: {real} is absent"
+    return result
+

@@ -1,0 +1,87 @@
+"""Make ultralytics work here without the network: no downloads, no probes, a working torchvision NMS.
+
+Training, export and the comparison tests import ultralytics through ``ultralytics_offline()``;
+serving never does. The fixes are those measured in ../shared/notes/ultralytics-offline.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+CONFIG_DIR = Path(__file__).resolve().parents[1] / "runs" / "ultralytics-config"
+_SHIM: list[object] = []  # the torch.library handle, kept alive; a second registration would crash
+
+
+def _torchvision_extension_loads() -> bool:
+    """Whether torchvision's compiled operators load beside this torch (the CUDA-only 0.28.0 wheel does not on CPU)."""
+    import torch
+
+    spec = importlib.util.find_spec("torchvision")
+    library = next(Path(spec.origin).parent.glob("_C.*"), None) if spec and spec.origin else None
+    if library is None:
+        return False
+    try:
+        torch.ops.load_library(str(library))
+    except OSError:
+        return False
+    return True
+
+
+def _cv2_nms(boxes: object, scores: object, iou_threshold: float) -> object:
+    """torchvision.ops.nms on the CPU through OpenCV (faster than a torch loop, same result as ultralytics' NMS)."""
+    import cv2
+    import torch
+
+    if boxes.numel() == 0:
+        return torch.empty(0, dtype=torch.int64)
+    xyxy = boxes.detach().cpu().double().numpy()
+    xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+    keep = cv2.dnn.NMSBoxes(xywh.tolist(), scores.detach().cpu().double().numpy().tolist(), 0.0, float(iou_threshold))
+    return torch.as_tensor(np.asarray(keep, dtype=np.int64).reshape(-1))
+
+
+def _install_nms_shim() -> None:
+    """Define torchvision::nms (and qnms) before torchvision loads, once per process."""
+    import torch
+
+    if _SHIM:
+        return
+    library = torch.library.Library("torchvision", "DEF")
+    library.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    library.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    library.impl("nms", _cv2_nms, "CPU")
+    _SHIM.append(library)
+
+
+def _install_font(config_dir: Path) -> None:
+    """ultralytics fetches Arial.ttf on every train/val call; any .ttf in its settings folder stops that."""
+    import matplotlib
+
+    target = config_dir / "Ultralytics"
+    target.mkdir(parents=True, exist_ok=True)
+    font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if not (target / name).exists():
+            shutil.copyfile(font, target / name)
+
+
+def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
+    """Import ultralytics with every network path closed and torchvision's NMS working; returns the module."""
+    config_dir = Path(os.environ.get("YOLO_CONFIG_DIR") or config_dir or CONFIG_DIR)
+    os.environ.update({"YOLO_OFFLINE": "1", "YOLO_AUTOINSTALL": "0", "YOLO_CONFIG_DIR": str(config_dir),
+                       "YOLO_VERBOSE": os.environ.get("YOLO_VERBOSE", "False")})
+    _install_font(config_dir)
+    if not _SHIM and not _torchvision_extension_loads():
+        _install_nms_shim()
+        import torchvision.extension
+
+        torchvision.extension._has_ops = lambda: True
+    import ultralytics
+
+    return ultralytics

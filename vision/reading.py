@@ -1,0 +1,61 @@
+"""What the detector read in one frame: items named and boxed, grouped into hands, doubts flagged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]
+
+LOW_CONFIDENCE = "low_confidence"
+AMBIGUOUS = "ambiguous"
+
+
+@dataclass
+class Item:
+    """One physical card or tile; ``flag`` says why it is doubtful (None when it is not)."""
+
+    code: str
+    kind: str
+    box: Box
+    confidence: float
+    hand: int | None = None
+    flag: str | None = None
+    rival: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The contract's item object, plus ``flag`` so that doubt is never silent."""
+        return {"code": self.code, "kind": self.kind, "box": [round(v, 1) for v in self.box],
+                "confidence": round(self.confidence, 4), "hand": self.hand, "flag": self.flag}
+
+
+@dataclass
+class Hand:
+    """Items of one seat: five when complete, fewer when some are hidden or missed."""
+
+    index: int
+    items: list[int]
+    codes: list[str]
+    box: Box
+
+    @property
+    def complete(self) -> bool:
+        return len(self.codes) == 5
+
+    def to_json(self) -> dict[str, object]:
+        """The contract's hand object."""
+        return {"index": self.index, "codes": self.codes, "box": [round(v, 1) for v in self.box]}
+
+
+@dataclass
+class Reading:
+    """Everything read in one frame of ``width`` x ``height`` pixels."""
+
+    width: int
+    height: int
+    items: list[Item] = field(default_factory=list)
+    hands: list[Hand] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        """The ``oxeye detect --json`` contract."""
+        return {"width": self.width, "height": self.height, "items": [i.to_json() for i in self.items],
+                "hands": [h.to_json() for h in self.hands]}

@@ -1,0 +1,128 @@
+"""``oxeye train``: a YOLO dataset in the chosen label mode from a generator build, training, ONNX export.
+
+Everything runs offline (see ``vision.offline``); on a machine with CUDA the same recipe uses the GPU.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from oxeye.vision.classes import CLASS_ID, CORNER_SUFFIX, label_classes
+
+CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training run; ``validate`` turns bad values into one clear ValueError."""
+
+    data: Path
+    out: Path
+    model: str = "yolov8n.yaml"
+    imgsz: int = 320
+    epochs: int = 50
+    batch: int = 16
+    labels: str = "items"
+    val_fraction: float = 0.1
+    workers: int = 2
+    resume: bool = False
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad argument."""
+        label_classes(self.labels)
+        if not (self.data / "meta").is_dir():
+            raise ValueError(f"--data {self.data} is not a folder written by 'oxeye dataset build' (no meta/)")
+        if self.imgsz < 64 or self.imgsz % 32:
+            raise ValueError(f"--imgsz must be a multiple of 32 and at least 64, got {self.imgsz}")
+        if self.epochs < 1 or self.batch < 1:
+            raise ValueError(f"--epochs and --batch must be at least 1, got {self.epochs} and {self.batch}")
+        if not 0 < self.val_fraction < 1:
+            raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
+        if not self.model.endswith(".yaml") and not Path(self.model).is_file():
+            raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
+
+
+def _yolo_line(class_id: int, box: list[float], width: int, height: int) -> str | None:
+    x1, y1, x2, y2 = max(box[0], 0), max(box[1], 0), min(box[2], width), min(box[3], height)
+    if x2 - x1 < 1 or y2 - y1 < 1:
+        return None
+    return (f"{class_id} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+
+
+def label_text(meta: dict, mode: str) -> str:
+    """YOLO label lines for one generated image in label mode ``mode`` (see ``classes.label_classes``)."""
+    class_id = {name: i for i, name in enumerate(label_classes(mode))}
+    lines = []
+    for item in meta["items"]:
+        if mode != "corners" or item["kind"] == "tile":
+            lines.append(_yolo_line(class_id[item["code"]], item["box"], meta["width"], meta["height"]))
+        if mode != "items" and item["kind"] == "card":
+            lines += [_yolo_line(class_id[item["code"] + CORNER_SUFFIX], c["box"], meta["width"], meta["height"])
+                      for c in item["corner_boxes"] if c["visible"] >= CORNER_VISIBLE]
+    return "".join(line + "\n" for line in lines if line)
+
+
+def _link(source: Path, target: Path) -> None:
+    """Hard-link the image (no copy of a large build), copying where the filesystems differ."""
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float) -> Path:
+    """Write ``target`` as an ultralytics dataset (images/, labels/ per split, data.yaml); returns data.yaml."""
+    metas = sorted((source / "meta").glob("*.json"))
+    if not metas:
+        raise ValueError(f"--data {source} holds no images (meta/ is empty)")
+    every = max(2, round(1 / val_fraction))
+    for n, path in enumerate(metas):
+        meta = json.loads(path.read_text())
+        split = "val" if n % every == every - 1 else "train"
+        for sub in ("images", "labels"):
+            (target / sub / split).mkdir(parents=True, exist_ok=True)
+        image = source / meta["image"]
+        _link(image, target / "images" / split / image.name)
+        (target / "labels" / split / f"{image.stem}.txt").write_text(label_text(meta, mode))
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(label_classes(mode)))
+    data = target / "data.yaml"
+    data.write_text(f"path: {target.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    return data
+
+
+def train(config: TrainConfig) -> Path:
+    """Train (or resume), then export ONNX; returns the folder holding oxeye.pt and oxeye.onnx."""
+    from oxeye.vision.offline import ultralytics_offline
+
+    config.validate()
+    ultralytics_offline()
+    import torch
+    from ultralytics import YOLO
+
+    run = config.out / "train"
+    last = run / "weights" / "last.pt"
+    if config.resume:
+        if not last.is_file():
+            raise ValueError(f"--resume: no interrupted run at {last}")
+        if torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0:
+            raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
+        YOLO(str(last)).train(resume=True)
+    else:
+        data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction)
+        YOLO(config.model).train(
+            data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
+            workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
+            project=str(config.out.resolve()), name="train", exist_ok=True,
+            pretrained=config.model.endswith(".pt"), plots=False, verbose=False)
+    best = YOLO(str(run / "weights" / "best.pt"))
+    # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
+    onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True))
+    shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt")
+    shutil.copyfile(onnx, config.out / "oxeye.onnx")
+    return config.out
