@@ -16,7 +16,7 @@ KIND_WEIGHTS = np.array([6, 6, 2, 3, 3, 2, 2, 0.4]) / 24.4  # carpet and wood as
 
 # Household colours (BGR): beige and brown carpets, wood from blond to walnut, cloth and laminate.
 CARPETS = ((120, 150, 170), (80, 110, 140), (60, 90, 120), (130, 140, 145), (90, 95, 100), (70, 60, 60))
-WOODS = ((40, 80, 140), (30, 55, 100), (20, 35, 60), (70, 110, 160), (45, 60, 80), (25, 30, 40))
+WOODS = ((40, 80, 140), (30, 55, 100), (20, 35, 60), (70, 110, 160), (35, 60, 95), (25, 40, 70))
 CLOTHS = ((90, 50, 40), (40, 40, 45), (60, 110, 40), (140, 150, 160), (50, 40, 110), (150, 120, 90))
 LAMINATES = ((170, 185, 195), (150, 160, 165), (200, 205, 210), (120, 150, 180), (90, 100, 105))
 
@@ -62,32 +62,60 @@ def _carpet(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return base * tone[..., None] + fleck
 
 
+def _growth_profile(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Tone along the across-grain axis, ``n`` samples at 4 per texel: irregular growth rings and fine lines."""
+    rate = np.exp(0.5 * cv2.resize(rng.standard_normal((max(2, n // 200), 1)).astype(np.float32), (1, n),
+                                   interpolation=cv2.INTER_CUBIC)[:, 0])
+    phase = np.cumsum(rate) / (4 * rng.uniform(8, 30))  # rings of varying width, a few tens of texels apart
+    rings = (phase % 1) ** rng.uniform(2, 6)  # light earlywood, then a sharp dark latewood edge
+    lines = np.zeros(n, np.float32)
+    gaps = rng.gamma(1.5, 4 * rng.uniform(1.5, 4), n // 4)  # fine lines at irregular spacing
+    spots = np.cumsum(gaps).astype(np.int64)
+    spots = spots[spots < n]
+    for sigma in (2.0, 4.0, 8.0):  # three widths of line, each with its own contrast per line
+        pick = spots[rng.random(len(spots)) < 0.4]
+        delta = np.zeros((n, 1), np.float32)
+        delta[pick, 0] = rng.exponential(1.0, len(pick)) * sigma
+        lines += cv2.GaussianBlur(delta, (1, 0), sigma)[:, 0] / sigma
+    lines /= max(1e-6, float(lines.max()))
+    figure = np.tanh(2 * cv2.resize(rng.standard_normal((max(2, n // 300), 1)).astype(np.float32), (1, n),
+                                    interpolation=cv2.INTER_CUBIC)[:, 0])  # broad darker and lighter streaks
+    return (0.25 * figure + rings * rng.uniform(0.4, 0.8) + np.clip(lines, 0, 1) * rng.uniform(0.4, 0.9)).astype(np.float32)
+
+
 def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
-    dark = _tint(rng, WOODS, 0.15)
-    light = dark * rng.uniform(1.5, 2.6) + rng.uniform(0, 25)
+    dark = np.array(WOODS[rng.integers(len(WOODS))], np.float32) * rng.uniform(0.85, 1.15)  # no colour noise:
+    light = dark * rng.uniform(1.5, 2.4) + np.float32((0, 8, 20)) * rng.uniform(0, 1)  # woods stay warm browns
     yy = np.arange(h, dtype=np.float32)[:, None]
     xx = np.arange(w, dtype=np.float32)[None, :]
-    stretch = rng.uniform(0.1, 0.3)  # grain runs along x: warp and streaks vary slowly along it
-    warp = h * (0.05 * smooth_noise(rng, shape, 2) + 0.012 * smooth_noise(rng, shape, 7))
-    warp = cv2.resize(cv2.resize(warp, (max(2, int(w * stretch)), h)), (w, h))
-    rings = (yy + warp) * rng.uniform(0.08, 0.3)
-    for _ in range(rng.integers(0, 4)):  # knots: rings bend around a point
-        kx, ky, kr = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(6, 25)
+    warp = h * (0.06 * smooth_noise(rng, shape, 2) + 0.01 * smooth_noise(rng, shape, 5))
+    warp = cv2.resize(cv2.resize(warp, (max(2, int(w * rng.uniform(0.1, 0.3))), h)), (w, h))  # grain runs along x
+    v = yy + warp
+    for _ in range(rng.integers(0, 3)):  # cathedral arches: grain near a line bulges, nested peaks
+        cx, cy, span, band = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.1, 0.4) * w, rng.uniform(0.1, 0.3) * h
+        v = v + rng.uniform(0.1, 0.3) * h * np.exp(-((yy - cy) / band) ** 2) / (1 + ((xx - cx) / span) ** 2)
+    for _ in range(rng.integers(0, 3)):  # knots: lines bend around a point that has a dark core
+        kx, ky, kr = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(4, 14)
         d2 = ((xx - kx) / 2.5) ** 2 + (yy - ky) ** 2
-        rings += 8 * np.exp(-d2 / (kr * kr * 4)) * np.sign(yy - ky)
-        rings += 3 * np.sqrt(d2) / kr * np.exp(-d2 / (kr * kr))
-    streaks = cv2.resize(fractal(rng, (h, max(4, w // 25)), 8, 3), (w, h), interpolation=cv2.INTER_CUBIC)
-    streak = 0.5 + 0.5 * np.sin(rings + 1.2 * fractal(rng, shape, 4, 2))
+        v = v + 2.5 * kr * np.exp(-d2 / (kr * kr * 6)) * np.sign(yy - ky)
+    boards = rng.random() < 0.6  # boards side by side: straight seams, each board cut from elsewhere
+    plank = ((yy + rng.uniform(0, 200)) // rng.uniform(60, 200)).astype(np.int64) if boards else np.zeros((h, 1), np.int64)
+    v = v + rng.uniform(0, 2000, int(plank.max()) + 1).astype(np.float32)[plank]
+    v = v - float(v.min())
+    profile = _growth_profile(rng, int(float(v.max()) * 4) + 8)
+    t = np.interp(v * 4, np.arange(len(profile), dtype=np.float32), profile).astype(np.float32)
+    fade = cv2.resize(smooth_noise(rng, (max(4, h // 6), 3), 3), (w, h), interpolation=cv2.INTER_CUBIC)
+    t = t * (0.75 + 0.25 * fade)  # lines fade in and out along their length
     fibres = cv2.resize(rng.standard_normal((h, max(2, w // 30))).astype(np.float32), (w, h))
-    mix = rng.uniform(0.3, 0.7)  # annual rings against long irregular streaks
-    t = (1 - mix) * streak ** rng.uniform(0.6, 2.5) + mix * (0.5 + 0.3 * np.tanh(1.2 * streaks))
-    t = np.clip(t + 0.12 * fibres + 0.05 * _grain(rng, shape, 0.6), 0, 1)
-    if rng.random() < 0.5:  # planks or deck boards: dark seams across the grain direction
-        period = rng.uniform(60, 160)
-        seam = np.abs(((yy + 0.02 * warp) % period) - period / 2) > period / 2 - rng.uniform(1, 3)
-        t = np.where(seam, t * 0.2, t)
-    return dark * (1 - t[..., None]) + light * t[..., None]
+    t = np.clip(1 - t + 0.06 * fibres + 0.04 * _grain(rng, shape, 0.6), 0, 1)
+    if boards:
+        t = t * rng.uniform(0.85, 1.15, int(plank.max()) + 1).astype(np.float32)[plank]  # each board its own tone
+        seam = cv2.GaussianBlur((np.diff(plank, axis=0, prepend=plank[:1]) != 0).astype(np.float32), (1, 0), 0.8)
+        t = t * (1 - 0.8 * seam / max(1e-6, float(seam.max())))
+    out = dark * (1 - t[..., None]) + light * t[..., None]
+    sheen = np.exp(-((xx - rng.uniform(0, w)) ** 2 / (0.3 * w) ** 2 + (yy - rng.uniform(0, h)) ** 2 / (0.2 * h) ** 2))
+    return out + rng.uniform(0, 60) * sheen[..., None]  # varnish: a broad soft reflection of the room light
 
 
 def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
