@@ -170,24 +170,93 @@ def _checks(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return (c1 * (1 - checks) + c2 * checks) * (1 + 0.05 * _grain(rng, shape, 0.6))[..., None]
 
 
+def _window(img: np.ndarray, centre: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``img`` (a view) within ``radius`` of ``centre``, and the centre in its coordinates."""
+    x0, y0 = int(max(0, centre[0] - radius)), int(max(0, centre[1] - radius))
+    x1, y1 = int(min(img.shape[1], centre[0] + radius)), int(min(img.shape[0], centre[1] + radius))
+    return img[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)], centre - (x0, y0)
+
+
+def _frame(shape: tuple[int, ...], centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Texel coordinates turned by ``angle`` about ``centre``: the local frame of an object on the table."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    c, s = np.cos(angle), np.sin(angle)
+    return (xx - centre[0]) * c + (yy - centre[1]) * s, (yy - centre[1]) * c - (xx - centre[0]) * s
+
+
+def _lay(img: np.ndarray, mask: np.ndarray, colour: np.ndarray, height: float) -> None:
+    """Paint ``colour`` where ``mask`` (0..1) is, after a soft shadow that grows with the object's ``height``."""
+    shift = np.float32([[1, 0, 0.5 * height], [0, 1, 0.8 * height]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, mask.shape[::-1]), (0, 0), 1 + 0.8 * height)
+    img *= 1 - 0.5 * shadow[..., None]
+    img[:] = img * (1 - mask[..., None]) + colour * mask[..., None]
+
+
+def _box(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A book, box or sheet of paper: a shaded top with a printed band and lines of text."""
+    a, b = rng.uniform(40, 110), rng.uniform(50, 140)
+    img, centre = _window(img, centre, np.hypot(a, b) + 25)
+    u, v = _frame(img.shape, centre, rng.uniform(0, np.pi))
+    mask = np.clip(a - np.abs(u), 0, 1) * np.clip(b - np.abs(v), 0, 1)
+    paper = rng.random() < 0.4
+    top = np.float32((225, 232, 235)) * rng.uniform(0.8, 1.0) if paper else rng.uniform(30, 220, 3).astype(np.float32)
+    shade = 1 - 0.08 * (u / a) - 0.05 * (v / b) - 0.25 * np.exp(-np.minimum(a - np.abs(u), b - np.abs(v)) / 2)
+    colour = top * shade[..., None]
+    if not paper:  # a printed band across the cover
+        y0 = rng.uniform(-b, b * 0.5)
+        band = (v > y0) & (v < y0 + rng.uniform(10, 40))
+        colour[band] = colour[band] * 0.3 + rng.uniform(20, 240, 3).astype(np.float32) * 0.7
+    spacing = rng.uniform(5, 9)
+    ends = rng.uniform(-0.6, 0.8, int(2 * b / spacing) + 2) * a  # ragged line ends
+    rows = np.clip(((v + b) // spacing).astype(np.int64), 0, len(ends) - 1)
+    last = 0.8 * b if paper else -b * rng.uniform(0.3, 0.7)  # a page of text, or a few title lines on a cover
+    text = ((v % spacing) < 1.4) & (u > -0.8 * a) & (u < ends[rows]) & (v > -0.85 * b) & (v < last)
+    colour[text] *= 0.35
+    _lay(img, mask, colour, 1.5 if paper else rng.uniform(4, 10))
+
+
+def _cup(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A mug seen from above: a lit rim, a shaded inside, coffee or tea with a highlight, and a handle."""
+    r = rng.uniform(22, 45)
+    img, centre = _window(img, centre, 2 * r)
+    u, v = _frame(img.shape, centre, rng.uniform(0, 2 * np.pi))
+    d = np.sqrt(u * u + v * v)
+    handle = np.clip(r * 0.14 - np.abs(v), 0, 1) * np.clip(r * 1.4 - u, 0, 1) * (u > 0)
+    mask = np.maximum(np.clip(r - d, 0, 1), handle)
+    body = np.float32((235, 238, 240)) if rng.random() < 0.5 else rng.uniform(40, 230, 3).astype(np.float32)
+    colour = body * (0.75 + 0.25 * np.clip(-(u + v) / (1.5 * r), -1, 1))[..., None]  # lit from the top left
+    inside = d < r * 0.86
+    colour[inside] *= 0.55 + 0.35 * np.clip((u + v)[inside] / r, 0, 1)[:, None]
+    drink = d < r * 0.8 * rng.uniform(0.8, 1.0)
+    colour[drink] = np.float32((20, 45, 80)) * rng.uniform(0.6, 1.4)
+    glint = ((u + 0.35 * r) ** 2 + (v + 0.35 * r) ** 2) < (0.12 * r) ** 2
+    colour[drink & glint] = 220
+    _lay(img, mask, colour, rng.uniform(8, 14))
+
+
+def _cable(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A charger cable: a smooth Bezier curve, round-shaded, with a soft shadow."""
+    img, centre = _window(img, centre, 330)
+    ctrl = centre + rng.normal(0, 90, (4, 2))
+    t = np.linspace(0, 1, 120)[:, None]
+    curve = ((1 - t) ** 3 * ctrl[0] + 3 * (1 - t) ** 2 * t * ctrl[1] + 3 * (1 - t) * t ** 2 * ctrl[2]
+             + t ** 3 * ctrl[3])
+    width = int(rng.integers(3, 7))
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.polylines(mask, [np.round(curve * 4).astype(np.int32)], False, 1.0, width, cv2.LINE_AA, 2)
+    lit = np.zeros_like(mask)  # the highlight along the side facing the light
+    cv2.polylines(lit, [np.round((curve - width * 0.2) * 4).astype(np.int32)], False, 1.0, max(1, width // 3),
+                  cv2.LINE_AA, 2)
+    base = np.float32((22, 22, 24)) if rng.random() < 0.6 else np.float32((215, 220, 222))
+    colour = base * 0.8 + (60 * cv2.GaussianBlur(lit, (0, 0), 0.7) * mask)[..., None]
+    _lay(img, mask, colour, 2.0)
+
+
 def _cluttered(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     img = _wood(rng, shape) if rng.random() < 0.5 else _carpet(rng, shape)
-    h, w = shape
-    for _ in range(rng.integers(2, 6)):
-        colour = tuple(float(c) for c in rng.uniform(20, 240, 3))
-        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
-        kind = rng.integers(3)
-        if kind == 0:  # book, box, paper sheet
-            box = cv2.boxPoints(((x, y), (rng.uniform(60, 220), rng.uniform(60, 220)), rng.uniform(0, 180)))
-            cv2.fillConvexPoly(img, box.astype(np.int32), colour, cv2.LINE_AA)
-            cv2.polylines(img, [box.astype(np.int32)], True, tuple(c * 0.6 for c in colour), 2, cv2.LINE_AA)
-        elif kind == 1:  # cup or bowl seen from above
-            r = int(rng.uniform(20, 60))
-            cv2.circle(img, (x, y), r, colour, -1, cv2.LINE_AA)
-            cv2.circle(img, (x, y), int(r * 0.8), tuple(c * 0.5 for c in colour), -1, cv2.LINE_AA)
-        else:  # cable
-            pts = np.cumsum(rng.normal(0, 25, (8, 2)), axis=0) + (x, y)
-            cv2.polylines(img, [pts.astype(np.int32)], False, (20, 20, 20), int(rng.integers(2, 6)), cv2.LINE_AA)
+    for _ in range(rng.integers(2, 5)):
+        centre = rng.uniform(0, 1, 2) * shape[::-1]
+        (_box, _box, _cup, _cable)[rng.integers(4)](rng, img, centre)
     return img
 
 
