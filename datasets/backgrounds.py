@@ -199,7 +199,8 @@ def _box(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
     u, v = _frame(img.shape, centre, rng.uniform(0, np.pi))
     mask = np.clip(a - np.abs(u), 0, 1) * np.clip(b - np.abs(v), 0, 1)
     paper = rng.random() < 0.4
-    top = np.float32((225, 232, 235)) * rng.uniform(0.8, 1.0) if paper else rng.uniform(30, 220, 3).astype(np.float32)
+    cover = 0.5 * rng.uniform(30, 220, 3) + 0.5 * rng.uniform(40, 200)  # printed covers, not neon
+    top = np.float32((225, 232, 235)) * rng.uniform(0.8, 1.0) if paper else cover.astype(np.float32)
     shade = 1 - 0.08 * (u / a) - 0.05 * (v / b) - 0.25 * np.exp(-np.minimum(a - np.abs(u), b - np.abs(v)) / 2)
     colour = top * shade[..., None]
     if not paper:  # a printed band across the cover
@@ -210,8 +211,10 @@ def _box(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
     ends = rng.uniform(-0.6, 0.8, int(2 * b / spacing) + 2) * a  # ragged line ends
     rows = np.clip(((v + b) // spacing).astype(np.int64), 0, len(ends) - 1)
     last = 0.8 * b if paper else -b * rng.uniform(0.3, 0.7)  # a page of text, or a few title lines on a cover
-    text = ((v % spacing) < 1.4) & (u > -0.8 * a) & (u < ends[rows]) & (v > -0.85 * b) & (v < last)
-    colour[text] *= 0.35
+    words = np.sin(u * rng.uniform(0.3, 0.6, len(ends)).astype(np.float32)[rows] + rows * 2.1) > -0.6
+    ink = np.clip(1 - np.abs(v % spacing - 1), 0, 1) * words  # soft lines broken into words
+    ink *= (u > -0.8 * a) & (u < ends[rows]) & (v > -0.85 * b) & (v < last)
+    colour *= (1 - 0.65 * ink)[..., None]
     _lay(img, mask, colour, 1.5 if paper else rng.uniform(4, 10))
 
 
@@ -237,7 +240,9 @@ def _cup(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
 def _cable(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
     """A charger cable: a smooth Bezier curve, round-shaded, with a soft shadow."""
     img, centre = _window(img, centre, 330)
-    ctrl = centre + rng.normal(0, 90, (4, 2))
+    heading = rng.uniform(0, 2 * np.pi)  # control points roughly in a line: gentle bends, no cusps
+    ctrl = centre + np.outer(np.arange(4) - 1.5, (np.cos(heading), np.sin(heading))) * rng.uniform(40, 110)
+    ctrl += rng.normal(0, 40, (4, 2))
     t = np.linspace(0, 1, 120)[:, None]
     curve = ((1 - t) ** 3 * ctrl[0] + 3 * (1 - t) ** 2 * t * ctrl[1] + 3 * (1 - t) * t ** 2 * ctrl[2]
              + t ** 3 * ctrl[3])
