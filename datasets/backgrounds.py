@@ -16,7 +16,7 @@ KIND_WEIGHTS = np.array([6, 6, 2, 3, 3, 2, 2, 0.4]) / 24.4  # carpet and wood as
 
 # Household colours (BGR): beige and brown carpets, wood from blond to walnut, cloth and laminate.
 CARPETS = ((120, 150, 170), (80, 110, 140), (60, 90, 120), (130, 140, 145), (90, 95, 100), (70, 60, 60))
-WOODS = ((40, 80, 140), (30, 55, 100), (20, 35, 60), (70, 110, 160), (45, 60, 80), (25, 30, 40))
+WOODS = ((40, 80, 140), (30, 55, 100), (20, 35, 60), (70, 110, 160), (35, 60, 95), (25, 40, 70))
 CLOTHS = ((90, 50, 40), (40, 40, 45), (60, 110, 40), (140, 150, 160), (50, 40, 110), (150, 120, 90))
 LAMINATES = ((170, 185, 195), (150, 160, 165), (200, 205, 210), (120, 150, 180), (90, 100, 105))
 
@@ -62,32 +62,60 @@ def _carpet(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return base * tone[..., None] + fleck
 
 
+def _growth_profile(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Tone along the across-grain axis, ``n`` samples at 4 per texel: irregular growth rings and fine lines."""
+    rate = np.exp(0.5 * cv2.resize(rng.standard_normal((max(2, n // 200), 1)).astype(np.float32), (1, n),
+                                   interpolation=cv2.INTER_CUBIC)[:, 0])
+    phase = np.cumsum(rate) / (4 * rng.uniform(8, 30))  # rings of varying width, a few tens of texels apart
+    rings = (phase % 1) ** rng.uniform(2, 6)  # light earlywood, then a sharp dark latewood edge
+    lines = np.zeros(n, np.float32)
+    gaps = rng.gamma(1.5, 4 * rng.uniform(1.5, 4), n // 4)  # fine lines at irregular spacing
+    spots = np.cumsum(gaps).astype(np.int64)
+    spots = spots[spots < n]
+    for sigma in (2.0, 4.0, 8.0):  # three widths of line, each with its own contrast per line
+        pick = spots[rng.random(len(spots)) < 0.4]
+        delta = np.zeros((n, 1), np.float32)
+        delta[pick, 0] = rng.exponential(1.0, len(pick)) * sigma
+        lines += cv2.GaussianBlur(delta, (1, 0), sigma)[:, 0] / sigma
+    lines /= max(1e-6, float(np.percentile(lines, 97)))  # the bold lines clip, the faint ones still show
+    figure = np.tanh(2 * cv2.resize(rng.standard_normal((max(2, n // 300), 1)).astype(np.float32), (1, n),
+                                    interpolation=cv2.INTER_CUBIC)[:, 0])  # broad darker and lighter streaks
+    return (0.25 * figure + rings * rng.uniform(0.4, 0.8) + np.clip(lines, 0, 1) * rng.uniform(0.4, 0.9)).astype(np.float32)
+
+
 def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
-    dark = _tint(rng, WOODS, 0.15)
-    light = dark * rng.uniform(1.5, 2.6) + rng.uniform(0, 25)
+    dark = np.array(WOODS[rng.integers(len(WOODS))], np.float32) * rng.uniform(0.85, 1.15)  # no colour noise:
+    light = dark * rng.uniform(1.5, 2.4) + np.float32((0, 8, 20)) * rng.uniform(0, 1)  # woods stay warm browns
     yy = np.arange(h, dtype=np.float32)[:, None]
     xx = np.arange(w, dtype=np.float32)[None, :]
-    stretch = rng.uniform(0.1, 0.3)  # grain runs along x: warp and streaks vary slowly along it
-    warp = h * (0.05 * smooth_noise(rng, shape, 2) + 0.012 * smooth_noise(rng, shape, 7))
-    warp = cv2.resize(cv2.resize(warp, (max(2, int(w * stretch)), h)), (w, h))
-    rings = (yy + warp) * rng.uniform(0.08, 0.3)
-    for _ in range(rng.integers(0, 4)):  # knots: rings bend around a point
-        kx, ky, kr = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(6, 25)
+    warp = h * (0.06 * smooth_noise(rng, shape, 2) + 0.01 * smooth_noise(rng, shape, 5))
+    warp = cv2.resize(cv2.resize(warp, (max(2, int(w * rng.uniform(0.1, 0.3))), h)), (w, h))  # grain runs along x
+    v = yy + warp
+    for _ in range(rng.integers(0, 3)):  # cathedral arches: grain near a line bulges, nested peaks
+        cx, cy, span, band = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.1, 0.4) * w, rng.uniform(0.1, 0.3) * h
+        v = v + rng.uniform(0.1, 0.3) * h * np.exp(-((yy - cy) / band) ** 2) / (1 + ((xx - cx) / span) ** 2)
+    for _ in range(rng.integers(0, 3)):  # knots: lines bend around a point that has a dark core
+        kx, ky, kr = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(4, 14)
         d2 = ((xx - kx) / 2.5) ** 2 + (yy - ky) ** 2
-        rings += 8 * np.exp(-d2 / (kr * kr * 4)) * np.sign(yy - ky)
-        rings += 3 * np.sqrt(d2) / kr * np.exp(-d2 / (kr * kr))
-    streaks = cv2.resize(fractal(rng, (h, max(4, w // 25)), 8, 3), (w, h), interpolation=cv2.INTER_CUBIC)
-    streak = 0.5 + 0.5 * np.sin(rings + 1.2 * fractal(rng, shape, 4, 2))
+        v = v + 2.5 * kr * np.exp(-d2 / (kr * kr * 6)) * np.sign(yy - ky)
+    boards = rng.random() < 0.6  # boards side by side: straight seams, each board cut from elsewhere
+    plank = ((yy + rng.uniform(0, 200)) // rng.uniform(60, 200)).astype(np.int64) if boards else np.zeros((h, 1), np.int64)
+    v = v + rng.uniform(0, 2000, int(plank.max()) + 1).astype(np.float32)[plank]
+    v = v - float(v.min())
+    profile = _growth_profile(rng, int(float(v.max()) * 4) + 8)
+    t = np.interp(v * 4, np.arange(len(profile), dtype=np.float32), profile).astype(np.float32)
+    fade = cv2.resize(smooth_noise(rng, (max(4, h // 6), 3), 3), (w, h), interpolation=cv2.INTER_CUBIC)
+    t = t * (0.75 + 0.25 * fade)  # lines fade in and out along their length
     fibres = cv2.resize(rng.standard_normal((h, max(2, w // 30))).astype(np.float32), (w, h))
-    mix = rng.uniform(0.3, 0.7)  # annual rings against long irregular streaks
-    t = (1 - mix) * streak ** rng.uniform(0.6, 2.5) + mix * (0.5 + 0.3 * np.tanh(1.2 * streaks))
-    t = np.clip(t + 0.12 * fibres + 0.05 * _grain(rng, shape, 0.6), 0, 1)
-    if rng.random() < 0.5:  # planks or deck boards: dark seams across the grain direction
-        period = rng.uniform(60, 160)
-        seam = np.abs(((yy + 0.02 * warp) % period) - period / 2) > period / 2 - rng.uniform(1, 3)
-        t = np.where(seam, t * 0.2, t)
-    return dark * (1 - t[..., None]) + light * t[..., None]
+    t = np.clip(1 - t + 0.06 * fibres + 0.04 * _grain(rng, shape, 0.6), 0, 1)
+    if boards:
+        t = t * rng.uniform(0.85, 1.15, int(plank.max()) + 1).astype(np.float32)[plank]  # each board its own tone
+        seam = cv2.GaussianBlur((np.diff(plank, axis=0, prepend=plank[:1]) != 0).astype(np.float32), (1, 0), 0.8)
+        t = t * (1 - 0.8 * seam / max(1e-6, float(seam.max())))
+    out = dark * (1 - t[..., None]) + light * t[..., None]
+    sheen = np.exp(-((xx - rng.uniform(0, w)) ** 2 / (0.3 * w) ** 2 + (yy - rng.uniform(0, h)) ** 2 / (0.2 * h) ** 2))
+    return out + rng.uniform(0, 60) * sheen[..., None]  # varnish: a broad soft reflection of the room light
 
 
 def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
@@ -142,24 +170,98 @@ def _checks(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return (c1 * (1 - checks) + c2 * checks) * (1 + 0.05 * _grain(rng, shape, 0.6))[..., None]
 
 
+def _window(img: np.ndarray, centre: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``img`` (a view) within ``radius`` of ``centre``, and the centre in its coordinates."""
+    x0, y0 = int(max(0, centre[0] - radius)), int(max(0, centre[1] - radius))
+    x1, y1 = int(min(img.shape[1], centre[0] + radius)), int(min(img.shape[0], centre[1] + radius))
+    return img[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)], centre - (x0, y0)
+
+
+def _frame(shape: tuple[int, ...], centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Texel coordinates turned by ``angle`` about ``centre``: the local frame of an object on the table."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    c, s = np.cos(angle), np.sin(angle)
+    return (xx - centre[0]) * c + (yy - centre[1]) * s, (yy - centre[1]) * c - (xx - centre[0]) * s
+
+
+def _lay(img: np.ndarray, mask: np.ndarray, colour: np.ndarray, height: float) -> None:
+    """Paint ``colour`` where ``mask`` (0..1) is, after a soft shadow that grows with the object's ``height``."""
+    shift = np.float32([[1, 0, 0.5 * height], [0, 1, 0.8 * height]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, mask.shape[::-1]), (0, 0), 1 + 0.8 * height)
+    img *= 1 - 0.5 * shadow[..., None]
+    img[:] = img * (1 - mask[..., None]) + colour * mask[..., None]
+
+
+def _box(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A book, box or sheet of paper: a shaded top with a printed band and lines of text."""
+    a, b = rng.uniform(40, 110), rng.uniform(50, 140)
+    img, centre = _window(img, centre, np.hypot(a, b) + 25)
+    u, v = _frame(img.shape, centre, rng.uniform(0, np.pi))
+    mask = np.clip(a - np.abs(u), 0, 1) * np.clip(b - np.abs(v), 0, 1)
+    paper = rng.random() < 0.4
+    cover = 0.5 * rng.uniform(30, 220, 3) + 0.5 * rng.uniform(40, 200)  # printed covers, not neon
+    top = np.float32((225, 232, 235)) * rng.uniform(0.8, 1.0) if paper else cover.astype(np.float32)
+    shade = 1 - 0.08 * (u / a) - 0.05 * (v / b) - 0.25 * np.exp(-np.minimum(a - np.abs(u), b - np.abs(v)) / 2)
+    colour = top * shade[..., None]
+    if not paper:  # a printed band across the cover
+        y0 = rng.uniform(-b, b * 0.5)
+        band = (v > y0) & (v < y0 + rng.uniform(10, 40))
+        colour[band] = colour[band] * 0.3 + rng.uniform(20, 240, 3).astype(np.float32) * 0.7
+    spacing = rng.uniform(5, 9)
+    ends = rng.uniform(-0.6, 0.8, int(2 * b / spacing) + 2) * a  # ragged line ends
+    rows = np.clip(((v + b) // spacing).astype(np.int64), 0, len(ends) - 1)
+    last = 0.8 * b if paper else -b * rng.uniform(0.3, 0.7)  # a page of text, or a few title lines on a cover
+    words = np.sin(u * rng.uniform(0.3, 0.6, len(ends)).astype(np.float32)[rows] + rows * 2.1) > -0.6
+    ink = np.clip(1 - np.abs(v % spacing - 1), 0, 1) * words  # soft lines broken into words
+    ink *= (u > -0.8 * a) & (u < ends[rows]) & (v > -0.85 * b) & (v < last)
+    colour *= (1 - 0.65 * ink)[..., None]
+    _lay(img, mask, colour, 1.5 if paper else rng.uniform(4, 10))
+
+
+def _cup(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A mug seen from above: a lit rim, a shaded inside, coffee or tea with a highlight, and a handle."""
+    r = rng.uniform(22, 45)
+    img, centre = _window(img, centre, 2 * r)
+    u, v = _frame(img.shape, centre, rng.uniform(0, 2 * np.pi))
+    d = np.sqrt(u * u + v * v)
+    handle = np.clip(r * 0.14 - np.abs(v), 0, 1) * np.clip(r * 1.4 - u, 0, 1) * (u > 0)
+    mask = np.maximum(np.clip(r - d, 0, 1), handle)
+    body = np.float32((235, 238, 240)) if rng.random() < 0.5 else rng.uniform(40, 230, 3).astype(np.float32)
+    colour = body * (0.75 + 0.25 * np.clip(-(u + v) / (1.5 * r), -1, 1))[..., None]  # lit from the top left
+    inside = d < r * 0.86
+    colour[inside] *= 0.55 + 0.35 * np.clip((u + v)[inside] / r, 0, 1)[:, None]
+    drink = d < r * 0.8 * rng.uniform(0.8, 1.0)
+    colour[drink] = np.float32((20, 45, 80)) * rng.uniform(0.6, 1.4)
+    glint = ((u + 0.35 * r) ** 2 + (v + 0.35 * r) ** 2) < (0.12 * r) ** 2
+    colour[drink & glint] = 220
+    _lay(img, mask, colour, rng.uniform(8, 14))
+
+
+def _cable(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray) -> None:
+    """A charger cable: a smooth Bezier curve, round-shaded, with a soft shadow."""
+    img, centre = _window(img, centre, 330)
+    heading = rng.uniform(0, 2 * np.pi)  # control points roughly in a line: gentle bends, no cusps
+    ctrl = centre + np.outer(np.arange(4) - 1.5, (np.cos(heading), np.sin(heading))) * rng.uniform(40, 110)
+    ctrl += rng.normal(0, 40, (4, 2))
+    t = np.linspace(0, 1, 120)[:, None]
+    curve = ((1 - t) ** 3 * ctrl[0] + 3 * (1 - t) ** 2 * t * ctrl[1] + 3 * (1 - t) * t ** 2 * ctrl[2]
+             + t ** 3 * ctrl[3])
+    width = int(rng.integers(3, 7))
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.polylines(mask, [np.round(curve * 4).astype(np.int32)], False, 1.0, width, cv2.LINE_AA, 2)
+    lit = np.zeros_like(mask)  # the highlight along the side facing the light
+    cv2.polylines(lit, [np.round((curve - width * 0.2) * 4).astype(np.int32)], False, 1.0, max(1, width // 3),
+                  cv2.LINE_AA, 2)
+    base = np.float32((22, 22, 24)) if rng.random() < 0.6 else np.float32((215, 220, 222))
+    colour = base * 0.8 + (60 * cv2.GaussianBlur(lit, (0, 0), 0.7) * mask)[..., None]
+    _lay(img, mask, colour, 2.0)
+
+
 def _cluttered(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     img = _wood(rng, shape) if rng.random() < 0.5 else _carpet(rng, shape)
-    h, w = shape
-    for _ in range(rng.integers(2, 6)):
-        colour = tuple(float(c) for c in rng.uniform(20, 240, 3))
-        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
-        kind = rng.integers(3)
-        if kind == 0:  # book, box, paper sheet
-            box = cv2.boxPoints(((x, y), (rng.uniform(60, 220), rng.uniform(60, 220)), rng.uniform(0, 180)))
-            cv2.fillConvexPoly(img, box.astype(np.int32), colour, cv2.LINE_AA)
-            cv2.polylines(img, [box.astype(np.int32)], True, tuple(c * 0.6 for c in colour), 2, cv2.LINE_AA)
-        elif kind == 1:  # cup or bowl seen from above
-            r = int(rng.uniform(20, 60))
-            cv2.circle(img, (x, y), r, colour, -1, cv2.LINE_AA)
-            cv2.circle(img, (x, y), int(r * 0.8), tuple(c * 0.5 for c in colour), -1, cv2.LINE_AA)
-        else:  # cable
-            pts = np.cumsum(rng.normal(0, 25, (8, 2)), axis=0) + (x, y)
-            cv2.polylines(img, [pts.astype(np.int32)], False, (20, 20, 20), int(rng.integers(2, 6)), cv2.LINE_AA)
+    for _ in range(rng.integers(2, 5)):
+        centre = rng.uniform(0, 1, 2) * shape[::-1]
+        (_box, _box, _cup, _cable)[rng.integers(4)](rng, img, centre)
     return img
 
 

@@ -67,19 +67,23 @@ def draw_finger(img: np.ndarray, idmap: np.ndarray, base: np.ndarray, tip: np.nd
     direction = (p1 - p0) / length
     yy, xx = np.mgrid[0:y1 - y0, 0:x1 - x0].astype(np.float32)
     along = (xx - p0[0]) * direction[0] + (yy - p0[1]) * direction[1]  # distance along the finger
-    across = ((xx - p0[0]) * -direction[1] + (yy - p0[1]) * direction[0]) / (width / 2)  # -1 .. 1 over its width
-    end = np.maximum(0, along - length) / (width / 2)  # the rounded tip
+    half = width / 2 * (1 - 0.25 * np.clip(along / length, 0, 1))  # tapering towards the tip
+    across = ((xx - p0[0]) * -direction[1] + (yy - p0[1]) * direction[0]) / half  # -1 .. 1 over its width
+    end = np.maximum(0, along - length) / (width * 0.375)  # the rounded tip
     radial = np.sqrt(across ** 2 + end ** 2)
     mask = np.clip((1 - radial) * width / 2, 0, 1) * (along > -width)
     shade = 0.6 + 0.5 * np.sqrt(np.clip(1 - radial ** 2, 0, 1)) + 0.1 * across  # a cylinder lit from one side
     tone = np.array(skin, np.float32) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
     blotch = 1 + 0.05 * cv2.GaussianBlur(rng.standard_normal(mask.shape).astype(np.float32), (0, 0), 2)
-    colour = tone * (shade * blotch)[..., None]
+    pores = 1 + 0.03 * cv2.GaussianBlur(rng.standard_normal(mask.shape).astype(np.float32), (0, 0), 0.6)
+    colour = tone * (shade * blotch * pores)[..., None]
     for k in rng.uniform(0.35, 0.75, 2) * length:  # knuckle creases across the finger
-        crease = np.exp(-((along - k) / max(1.0, width * 0.05)) ** 2) * (np.abs(across) < 0.8)
-        colour *= 1 - 0.25 * crease[..., None]
+        crease = np.exp(-((along - k) / max(1.0, width * 0.09)) ** 2) * np.clip(1 - across ** 2, 0, 1)
+        colour *= 1 - 0.18 * crease[..., None]
     nail = (np.abs(across) < 0.55) & (along > length - width * 0.55) & (radial < 0.8)
     colour[nail] = colour[nail] * 0.6 + np.float32((200, 205, 235)) * 0.45
+    glint = nail & (np.abs(across + 0.2) < 0.15) & (along < length + width * 0.1)  # the nail's lit ridge
+    colour[glint] = colour[glint] * 0.5 + 120
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, np.float32([[1, 0, width * 0.15], [0, 1, width * 0.2]]),
                                              mask.shape[::-1]), (0, 0), max(1.0, width * 0.15))
     roi = img[y0:y1, x0:x1].astype(np.float32) * (1 - 0.45 * shadow[..., None])

@@ -276,7 +276,7 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
             angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
             _place_face(scene, rng, h, faces[code], 0,
                         _affine(*centre, angle, size_px / fh / _local_scale(h, centre)), tilt)
-        if rng.random() < 0.1 and scene.items:
+        if rng.random() < 0.05 and scene.items:
             x0, y0, x1, y1 = scene.items[-1].roi
             _random_finger(scene, rng, np.array([(x0 + x1) / 2, y1 - 0.1 * (y1 - y0)]), size_px * rng.uniform(0.15, 0.22))
         scene.hands = [("loose", n_items)]
@@ -298,9 +298,9 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
         hand_table = _affine(*centre, angle)
         for code, (dx, dy, a) in zip(codes[hand], _arrangement(rng, style, fw * scale, fh * scale)):
             _place_face(scene, rng, h, faces[code], hand, hand_table @ _affine(dx, dy, a, scale), tilt)
-        if style == "fan" and rng.random() < 0.4:
+        if style == "fan" and rng.random() < 0.25:  # drawn fingers are still the least real thing: keep them rare
             _fingers_on_fan(scene, rng, h, hand_table, fw * scale, fh * scale)
-        elif hand != 0 and rng.random() < 0.1:
+        elif hand != 0 and rng.random() < 0.05:
             tip = _apply(h @ hand_table, np.array([[rng.uniform(-1.5, 1.5) * fw * scale, 0.4 * fh * scale]]))[0]
             _random_finger(scene, rng, tip, size_px * rng.uniform(0.2, 0.3))
         arrangements[hand] = style

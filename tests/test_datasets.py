@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from oxeye.datasets.backgrounds import KINDS, table_texture
 from oxeye.service.cli import main
 from oxeye.vision.classes import CLASSES, kind_of
 
@@ -180,3 +181,12 @@ def test_a_failed_build_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytes
                  "--workers", "1"]) == 2
     assert "disk full" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # neither the dataset nor its staging folder
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_table_kind_repeats_and_fills_the_texture(kind: str) -> None:
+    for seed in range(4):  # several seeds: clutter near the edges, boards or none, knots and arches
+        first = table_texture(np.random.default_rng(seed), (120, 160), kind)
+        assert first.shape == (120, 160, 3) and first.dtype == np.uint8
+        assert np.array_equal(first, table_texture(np.random.default_rng(seed), (120, 160), kind))
+        assert first.std() > 1  # not a flat fill
