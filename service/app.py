@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from oxeye.engine import EngineError
-from oxeye.service import routes_ledger, routes_pages, routes_rules, routes_trainer
+from oxeye.service import routes_ledger, routes_pages, routes_photo, routes_rules, routes_trainer
 from oxeye.service.db import dispose, open_database
 from oxeye.service.errors import ServiceError
 from oxeye.service.settings import VERSION, Settings
@@ -32,6 +32,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes_rules.router)
     app.include_router(routes_ledger.router)
     app.include_router(routes_trainer.router)
+    app.include_router(routes_photo.router)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EngineError, _bad_input)

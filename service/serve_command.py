@@ -12,7 +12,7 @@ def _serve(args: argparse.Namespace) -> int:
     from oxeye.service.app import create_app
     from oxeye.service.settings import Settings
 
-    settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key)
+    settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
     return 0
 
@@ -25,4 +25,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--data", type=Path, default=Path("data"), help="data folder: the SQLite ledger lives here (data)")
     serve.add_argument("--db", default=None, help="a SQLAlchemy URL instead, e.g. postgresql+psycopg://user@host/oxeye")
     serve.add_argument("--api-key", default=None, help="require this key (X-API-Key) on endpoints that change the ledger")
+    serve.add_argument("--model", type=Path, default=None, help="the detector (.onnx); default: the shipped model")
     serve.set_defaults(handler=_serve)

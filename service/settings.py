@@ -16,6 +16,9 @@ class Settings:
     data_dir: Path = Path("data")
     db_url: str | None = None  # a SQLAlchemy URL; default: SQLite in data_dir (WAL mode)
     api_key: str | None = None  # when set, endpoints that change the ledger need it in X-API-Key
+    model: Path | None = None  # the detector (ONNX); default: the shipped models/oxeye.onnx
+    max_upload_bytes: int = 20_000_000
+    max_pixels: int = 40_000_000  # checked from the header, before decoding: no decompression bombs
 
     @property
     def database_url(self) -> str:

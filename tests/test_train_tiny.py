@@ -12,20 +12,8 @@ import pytest
 
 from oxeye.service.cli import main
 from oxeye.vision.classes import CLASSES
+from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
-
-IMGSZ = 160
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 16-image build and a one-epoch yolov8n trained on it at 160 px (about 15 s on 2 cores)."""
-    root = tmp_path_factory.mktemp("tiny")
-    assert main(["dataset", "build", "--out", str(root / "ds"), "--images", "16", "--seed", "3", "--imgsz", "320",
-                 "--decks", str(root / "no-decks"), "--workers", "1"]) == 0
-    assert main(["train", "--data", str(root / "ds"), "--out", str(root / "run"), "--imgsz", str(IMGSZ),
-                 "--epochs", "1", "--batch", "8", "--workers", "0"]) == 0
-    return root
 
 
 def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:

@@ -18,7 +18,14 @@ DOUBT = (0, 0, 255)
 
 
 def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
-    """Write ``image`` with each item's box, code and confidence (hand colours; doubtful items in red)."""
+    """Write ``image`` with the reading drawn on it (see ``draw``)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(out), draw(image, reading)):
+        raise OSError(f"cannot write {out} (unknown image extension or unwritable folder)")
+
+
+def draw(image: np.ndarray, reading: Reading) -> np.ndarray:
+    """A copy of ``image`` with each item's box, code and confidence (hand colours; doubtful items in red)."""
     canvas = image.copy()
     thick = max(1, round(max(image.shape[:2]) / 640))
     for hand in reading.hands:
@@ -34,6 +41,4 @@ def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
         label = f"{item.code} {item.confidence:.2f}" + ("?" if item.flag else "")
         cv2.putText(canvas, label, (x1 + 2, y1 + 14 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick,
                     colour, thick, cv2.LINE_AA)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(out), canvas):
-        raise OSError(f"cannot write {out} (unknown image extension or unwritable folder)")
+    return canvas

@@ -1,0 +1,75 @@
+"""A photo's reading turned into hands, best oxen and a settlement: vision in, engine out."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import cv2
+import numpy as np
+
+from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
+from oxeye.service.engine_json import evaluation_json, settlement_json
+from oxeye.service.errors import ServiceError
+from oxeye.vision.annotate import draw
+from oxeye.vision.reading import Reading
+
+
+def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal]) -> dict[str, Any]:
+    """Every complete hand read under ``rules``, and the round settled against hand ``banker`` when it can be."""
+    hands = []
+    for hand in reading.hands:
+        entry: dict[str, Any] = {**hand.to_json(), "reading": None, "problem": None}
+        doubtful = [reading.items[i].code for i in hand.items if reading.items[i].flag]
+        if not hand.complete:
+            entry["problem"] = f"{len(hand.codes)} items seen; a hand has 5"
+        elif doubtful:
+            entry["problem"] = f"not sure of {', '.join(doubtful)}: check them by eye"
+        else:
+            try:
+                entry["reading"] = evaluation_json(evaluate(hand.codes, rules))
+            except EngineError as error:
+                entry["problem"] = str(error)
+        hands.append(entry)
+    return {**reading.to_json(), "hands": hands, "settlement": _settlement(reading, hands, rules, banker, stakes)}
+
+
+def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules, banker: int,
+                stakes: dict[int, Decimal]) -> dict[str, Any]:
+    """The round against the banker's hand, or why it cannot be settled from this photo."""
+    read = [h for h in hands if h["reading"] is not None]
+    if not any(h["index"] == banker for h in read):
+        return {"problem": f"the banker's hand {banker} was not read", "result": None}
+    if len(read) < 2:
+        return {"problem": "no player's hand was read", "result": None}
+    unknown = sorted(set(stakes) - {h["index"] for h in read})
+    if unknown:
+        return {"problem": f"stakes name hands that were not read: {unknown}", "result": None}
+    seats = {h["index"]: Participant(f"hand {h['index']}", h["codes"], stakes.get(h["index"], Decimal(1)))
+             for h in read}
+    players = [seats[i] for i in sorted(seats) if i != banker]
+    try:
+        return {"problem": None, "result": settlement_json(settle(seats[banker], players, rules))}
+    except EngineError as error:  # e.g. one card read twice with one deck
+        return {"problem": str(error), "result": None}
+
+
+def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:
+    """The photo with boxes and codes, each hand's ox label, and win or loss per seat."""
+    canvas = draw(image, reading)
+    result = (scored["settlement"] or {}).get("result") or {}
+    outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+g}" for p in result.get("players", [])}
+    thick = max(1, round(max(image.shape[:2]) / 640))
+    for hand in scored["hands"]:
+        x1, _, _, y2 = (round(v) for v in hand["box"])
+        words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
+        seat = outcomes.get(f"hand {hand['index']}", "banker" if result and hand["reading"] else "")
+        text = f"{words}  {seat}".strip()
+        cv2.putText(canvas, text, (x1, y2 + 18 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * thick, (0, 0, 0),
+                    3 * thick, cv2.LINE_AA)
+        cv2.putText(canvas, text, (x1, y2 + 18 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * thick, (255, 255, 255),
+                    thick, cv2.LINE_AA)
+    ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        raise ServiceError("could not encode the annotated photo", 500)
+    return jpeg.tobytes()

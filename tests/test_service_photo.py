@@ -1,0 +1,87 @@
+"""Photo evaluation over HTTP: bad uploads are 4xx and lose nothing; a real model's reading is scored."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from oxeye.service.app import create_app
+from oxeye.service.settings import Settings
+
+
+def _jpeg(width: int = 320, height: int = 240) -> bytes:
+    image = np.full((height, width, 3), 90, np.uint8)
+    cv2.rectangle(image, (40, 40), (120, 150), (240, 240, 240), -1)
+    return cv2.imencode(".jpg", image)[1].tobytes()
+
+
+@pytest.fixture()
+def client(tmp_path: Path, tiny: Path) -> TestClient:
+    settings = Settings(data_dir=tmp_path, model=tiny / "run" / "oxeye.onnx", max_upload_bytes=200_000,
+                        max_pixels=4_000_000)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def _post(client: TestClient, data: bytes, path: str = "/v1/evaluate", **form: str):
+    return client.post(path, files={"image": ("photo.jpg", data, "image/jpeg")}, data=form)
+
+
+def test_a_photo_is_read_and_scored(client: TestClient, tmp_path: Path) -> None:
+    out = _post(client, _jpeg(), rules="niuniu", banker="0", stakes='{"1": 5}').json()
+    assert (out["width"], out["height"]) == (320, 240)
+    assert {"items", "hands", "settlement"} <= out.keys()
+    assert all({"code", "kind", "box", "confidence", "hand"} <= item.keys() for item in out["items"])
+    assert out["settlement"]["result"] is None and out["settlement"]["problem"]  # a blank table settles nothing
+    assert not (tmp_path / "photos").exists()  # not kept unless asked
+    kept = _post(client, _jpeg(), keep="true").json()["kept"]
+    assert (tmp_path / "photos" / kept).read_bytes() == _jpeg()
+
+
+def test_the_annotated_photo(client: TestClient) -> None:
+    response = _post(client, _jpeg(), "/v1/evaluate/annotated.jpg")
+    assert response.headers["content-type"] == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(response.content, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3)
+
+
+def _png(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("1", (width, height)).save(buffer, "PNG")  # a few kB that would decode to millions of pixels
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("data", "form", "status", "message"), [
+    (b"", {}, 400, "the upload is empty"),
+    (b"this is not a picture", {}, 415, "not an image"),
+    (_jpeg()[:400], {}, 400, "truncated or corrupt"),
+    (b"\xff\xd8" + bytes(300_000), {}, 413, "the limit is 200,000"),
+    (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),
+    (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
+    (_jpeg(), {"rules": '{"base": "gnau", "decks": 0}'}, 400, "option 'decks'"),
+    (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
+    (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
+    (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
+    (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
+    (_jpeg(), {"banker": "-1"}, 422, "banker"),
+])
+def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tmp_path: Path, data: bytes,
+                                                          form: dict, status: int, message: str) -> None:
+    response = _post(client, data, **form)
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    assert not (tmp_path / "photos").exists()
+    assert _post(client, _jpeg()).status_code == 200
+
+
+def test_no_model_is_503(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path, model=tmp_path / "none.onnx"))) as client:
+        response = _post(client, _jpeg())
+        assert response.status_code == 503 and "photo reading is unavailable" in response.json()["error"]
+        assert client.get("/v1/health").status_code == 200
