@@ -77,3 +77,14 @@ def _tile_classes() -> Iterator[tuple[tuple[Tile, ...], int]]:
         counts = Counter(hand)
         if all(n <= tile.copies_per_set for tile, n in counts.items()):
             yield hand, prod(comb(tile.copies_per_set, n) for tile, n in counts.items())
+
+
+def labels(rules: HouseRules) -> tuple[str, ...]:
+    """Every label a hand can carry under ``rules``, strongest first; Nenku (a name for some
+    Single-Ox 1 hands, not a category of its own) right after Single-Ox 1."""
+    found: list[str] = []
+    for row in frequencies(rules):
+        found.append(row.label)
+        if rules.nenku_label and (row.category, row.value) == ("single_ox", "1"):
+            found.append(rules.label("nenku", row.value))
+    return tuple(dict.fromkeys(found))

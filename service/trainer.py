@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from oxeye.engine import Evaluation, HouseRules, Participant, settle
 from oxeye.engine.cards import full_deck
-from oxeye.engine.stats import frequencies
+from oxeye.engine.stats import labels
 from oxeye.engine.tiles import chinese_set
 from oxeye.datasets.build import load_library
 from oxeye.datasets.paths import DEFAULT_CACHE
@@ -30,7 +30,7 @@ STAKES = (1, 2, 5, 10, 20, 25)
 @functools.lru_cache(maxsize=16)
 def label_choices(rules: HouseRules) -> tuple[str, ...]:
     """Every label a hand can read as under these rules, strongest first: the trainee's options."""
-    return tuple(dict.fromkeys(row.label for row in frequencies(rules)))
+    return labels(rules)
 
 
 def deal(seed: int, rules: HouseRules) -> tuple[tuple[str, ...], tuple[str, ...], int]:

@@ -232,3 +232,18 @@ def test_equal_readings_are_chosen_whatever_the_order(gnau) -> None:
     shown, whatever order the cards come in (found by the property test of order independence)."""
     for hand in ("3S 10S AH 4S JS", "JS 4S AH 10S 3S", "AH JS 10S 3S 4S"):
         assert evaluate(hand, gnau).label == "Nenku"
+
+
+@pytest.mark.parametrize("preset", ["gnau", "gnau-points", "niuniu", "tau-ngau-macau", "tau-ngau-pagat"])
+def test_every_label_a_hand_can_carry_is_listed(preset: str) -> None:
+    """The trainer offers these as answers: each hand's label must be among them (Nenku included)."""
+    from oxeye.engine.stats import labels
+
+    rules = load_rules(preset)
+    listed = labels(rules)
+    hands = ["10S 4H 6D AH JC", "3S 6H 8D 4C 8H", "KS QH JD KC QD"] if rules.items == "cards" else \
+        ["6-6 4-4 3-1 2-2 1-1", "6-6 1-1 4-4 3-1 6-1"]
+    for hand in hands:
+        assert evaluate(hand, rules).label in listed
+    assert ("Nenku" in listed) == rules.nenku_label
+    assert listed.index("Nenku") == listed.index("Single-Ox 1") + 1 if rules.nenku_label else True
