@@ -32,11 +32,10 @@ TINY_IMGSZ = 160
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 16-image build and a one-epoch yolov8n trained on it at 160 px (about 15 s on 2 cores):
     a real exported model for the plumbing, which reads nothing well."""
-    from oxeye.service.cli import main
+    from scenes import build_scenes
 
     root = tmp_path_factory.mktemp("tiny")
-    assert main(["dataset", "build", "--out", str(root / "ds"), "--images", "16", "--seed", "3", "--imgsz", "320",
-                 "--decks", str(root / "no-decks"), "--workers", "1"]) == 0
+    build_scenes(root / "ds", 16, 3, 320)
     # In a process of its own: importing ultralytics patches PIL.Image.open for the rest of a process.
     done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(root / "ds"),
                            "--out", str(root / "run"), "--imgsz", str(TINY_IMGSZ), "--epochs", "1", "--batch", "8",

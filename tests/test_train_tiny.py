@@ -108,3 +108,16 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume"]) == 2
+
+
+def test_importing_ultralytics_leaves_pillow_alone() -> None:
+    """ultralytics patches PIL.Image.open to pip-install pi-heif on an unknown file; we undo that."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    from oxeye.vision.offline import ultralytics_offline
+
+    ultralytics_offline()
+    with pytest.raises(UnidentifiedImageError):
+        Image.open(io.BytesIO(b"not an image"))

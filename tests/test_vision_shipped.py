@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.service.cli import main
+from scenes import build_scenes
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model shipped yet in models/")
 
@@ -20,10 +20,7 @@ pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model sh
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Six held-out rendered photos (a seed the training builds do not use)."""
-    out = tmp_path_factory.mktemp("held-out")
-    assert main(["dataset", "build", "--out", str(out), "--images", "6", "--seed", "90001", "--imgsz", "640",
-                 "--decks", str(out / "no-decks"), "--workers", "1"]) == 0
-    return out
+    return build_scenes(tmp_path_factory.mktemp("held-out") / "ds", 6, 90001, 640)
 
 
 def test_detections_agree_with_ultralytics_predict_on_the_shipped_model(scenes: Path) -> None:

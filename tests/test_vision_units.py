@@ -148,12 +148,9 @@ def test_label_text_per_mode() -> None:
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Generated photos whose per-image JSON says which items form which hand."""
-    from oxeye.service.cli import main
+    from scenes import build_scenes
 
-    out = tmp_path_factory.mktemp("scenes")
-    assert main(["dataset", "build", "--out", str(out), "--images", "40", "--seed", "12", "--imgsz", "320",
-                 "--decks", str(out / "no-decks"), "--workers", "1"]) == 0
-    return out
+    return build_scenes(tmp_path_factory.mktemp("scenes") / "ds", 40, 12, 320)
 
 
 def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path) -> None:

@@ -83,5 +83,10 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
 
         torchvision.extension._has_ops = lambda: True
     import ultralytics
+    from PIL import Image
+    from ultralytics.utils import patches
 
+    # Importing ultralytics replaces PIL.Image.open for the whole process with one that, on a file Pillow
+    # cannot identify, tries to pip-install pi-heif: put Pillow's own back (no run-time installs here).
+    Image.open = patches._image_open
     return ultralytics
