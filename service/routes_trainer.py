@@ -22,8 +22,7 @@ def _drill(db: Db, drill_id: int) -> DrillRow:
     return drill
 
 
-def _grade_out(drill: DrillRow) -> GradeOut:
-    grade = trainer.grade_of(drill)
+def _grade_out(drill: DrillRow, grade: trainer.Grade) -> GradeOut:
     return GradeOut(**vars(grade), banker=drill.banker, player=drill.player)
 
 
@@ -49,12 +48,11 @@ def picture(drill_id: int, db: Db) -> Response:
 def answer(drill_id: int, body: AnswerIn, db: Db) -> GradeOut:
     """Grade the answer (once) and say why."""
     drill = _drill(db, drill_id)
-    trainer.answer(db, drill, body.label, body.payout)
-    return _grade_out(drill)
+    return _grade_out(drill, trainer.answer(db, drill, body.label, body.payout))
 
 
 @router.get("/trainees/{trainee}", response_model=HistoryOut)
 def history(trainee: str, db: Db) -> HistoryOut:
     """A trainee's record: how many drills, how many right, how fast, and the latest ones."""
     drills = trainer.history(db, trainee)
-    return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d) for d in drills[:20]])
+    return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])

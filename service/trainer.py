@@ -97,18 +97,23 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}") from None
     if not given.is_finite():
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
-    player, _, payout_due = _truth(drill)
+    truth = _truth(drill)
+    player, _, payout_due = truth
     drill.answered = datetime.now(UTC)
     drill.answer_label, drill.answer_payout = label, str(given)
     drill.ox_correct = label == player.label
     drill.payout_correct = given == payout_due
     session.commit()
-    return grade_of(drill)
+    return _grade(drill, truth)
 
 
 def grade_of(drill: DrillRow) -> Grade:
     """The grade of an answered drill, with the right answers recomputed from what was dealt."""
-    player, banker, payout_due = _truth(drill)
+    return _grade(drill, _truth(drill))
+
+
+def _grade(drill: DrillRow, truth: tuple[Evaluation, Evaluation, Decimal]) -> Grade:
+    player, banker, payout_due = truth
     return Grade(bool(drill.ox_correct), bool(drill.payout_correct), player.label, payout_due,
                  player.best.explanation, banker.label, banker.best.explanation, seconds(drill))
 
