@@ -43,9 +43,9 @@ def load_rules(spec: str) -> HouseRules:
     return rules_from_mapping(data)
 
 
-def load_preset(name: str) -> HouseRules:
-    """A shipped preset by name."""
-    return rules_from_mapping(_read_toml(preset_text(name), name), (name,))
+def load_preset(name: str, _seen: tuple[str, ...] = ()) -> HouseRules:
+    """A shipped preset by name (``_seen``: the presets already on the way here, to refuse cycles)."""
+    return rules_from_mapping(_read_toml(preset_text(name), name), (*_seen, name))
 
 
 def rules_from_spec(spec: object) -> HouseRules:
@@ -63,7 +63,7 @@ def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
     if base_name is not None:
         if not isinstance(base_name, str) or base_name in _seen:
             raise RulesError(f"option 'base' must name a preset, without cycles, not {base_name!r}")
-        base = rules_from_mapping(_read_toml(preset_text(base_name), base_name), (*_seen, base_name))
+        base = load_preset(base_name, _seen)
     return HouseRules.from_mapping(options, base)
 
 
