@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from oxeye.service.cli import main
-from oxeye.vision.classes import CLASSES
+from oxeye.vision.classes import CLASSES, CROP_CLASSES, KINDS
+from conftest import TINY_CROP, TINY_IMAGES
 from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
 
@@ -20,10 +21,28 @@ def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
     from oxeye.vision.detector import Detector
 
     run = tiny / "run"
-    assert (run / "oxeye.pt").is_file() and (run / "oxeye.onnx").is_file()
-    assert sorted(p.name for p in (run / "yolo" / "images" / "val").iterdir()) == ["000009.jpg"]
+    assert all((run / name).is_file() for name in ("oxeye.pt", "oxeye.onnx", "oxeye-cls.pt", "oxeye-cls.onnx"))
+    assert sorted(p.name for p in (run / "yolo" / "images" / "val").iterdir()) == [
+        f"{n:06d}.jpg" for n in range(9, TINY_IMAGES, 10)]
     detector = Detector(run / "oxeye.onnx")
-    assert detector.size == IMGSZ and detector.stride == 32 and detector.names == CLASSES
+    assert detector.size == IMGSZ and detector.stride == 32 and detector.names == KINDS
+    assert detector.classifier.size == TINY_CROP and set(detector.classifier.names) == set(CROP_CLASSES)
+
+
+def test_the_classifier_trains_on_every_class_and_validates_on_every_class(tiny: Path) -> None:
+    crops = tiny / "run" / "crops"
+    for split in ("train", "val"):
+        assert sorted(p.name for p in (crops / split).iterdir()) == sorted(CROP_CLASSES)
+        assert all(any(folder.iterdir()) for folder in (crops / split).iterdir())
+
+
+def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
+    from oxeye.vision.detector import Detector
+
+    lonely = tmp_path / "oxeye.onnx"
+    lonely.write_bytes((tiny / "run" / "oxeye.onnx").read_bytes())
+    with pytest.raises(OSError, match=f"no model at {tmp_path / 'oxeye-cls.onnx'}: train it with 'oxeye train-classifier'"):
+        Detector(lonely)
 
 
 def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:

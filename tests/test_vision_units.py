@@ -8,8 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oxeye.vision.classes import CARD_CLASSES, CLASS_ID, CLASSES, TILE_CLASSES, label_classes
+from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
+from oxeye.vision.classifier import name_items
 from oxeye.vision.corners import collapse
+from oxeye.vision.crops import MARGIN, crop, crop_batch
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
@@ -124,7 +126,7 @@ def test_reading_json_holds_the_contract() -> None:
 
 
 def test_label_modes_name_corner_classes_after_the_items() -> None:
-    assert label_classes("items") == CLASSES
+    assert label_classes("kinds") == ("card", "tile") and label_classes("items") == CLASSES
     assert len(label_classes("corners")) == 52 + 21 and label_classes("corners")[0] == "AS/corner"
     assert label_classes("both")[len(CLASSES)] == "AS/corner"
     with pytest.raises(ValueError, match="label mode"):
@@ -143,6 +145,38 @@ def test_label_text_per_mode() -> None:
     assert [label_classes("corners")[c] for c in corners] == ["KD/corner", "6-6"]
     both = [int(line.split()[0]) for line in label_text(meta, "both").splitlines()]
     assert [NAMES[c] for c in both] == ["KD", "KD/corner", "6-6"]
+    kinds = label_text(meta, "kinds").splitlines()
+    assert [line.split()[0] for line in kinds] == ["0", "1"] and kinds[0].split()[1:] == items[0].split()[1:]
+
+
+def test_a_crop_is_its_box_with_a_margin_stretched_to_a_square() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:150, 100:150] = 255  # a white card 50 wide, 100 tall
+    square = crop(image, (100, 50, 150, 150), 32)
+    assert square.shape == (32, 32, 3)
+    border = round(32 * MARGIN / (1 + 2 * MARGIN))  # the margin shows as dark table on every side
+    assert square[border + 1:-border - 1, border + 1:-border - 1].min() > 200
+    assert square[0].max() < 60 and square[:, 0].max() < 60
+    assert crop(image, (290, 190, 400, 400), 16).shape == (16, 16, 3)  # partly outside: clipped
+    assert not crop(image, (400, 400, 500, 500), 16).any()  # wholly outside: blank
+    batch = crop_batch(image, np.array([[100, 50, 150, 150], [0, 0, 10, 10]], np.float32), 32)
+    assert batch.shape == (2, 3, 32, 32) and batch.dtype == np.float32 and 0.7 < batch[0].max() <= 1.0
+
+
+def test_the_classifier_names_boxes_drops_bare_table_and_flags_doubt() -> None:
+    found = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], np.float32),
+                       np.array([0.9, 0.9, 0.3, 0.9], np.float32), np.zeros(4, np.int64), np.zeros(4, np.float32),
+                       np.zeros(4, np.int64))
+    probabilities = np.zeros((4, len(CROP_CLASSES)), np.float32)
+    probabilities[0, CROP_CLASSES.index("QH")] = 0.97
+    probabilities[1, CROP_CLASSES.index(BACKGROUND)] = 0.9  # a chip, not a card
+    probabilities[2, CROP_CLASSES.index("6-6")] = 0.99  # a sure name in a doubtful box
+    probabilities[3, CROP_CLASSES.index("KH")] = 0.5
+    probabilities[3, CROP_CLASSES.index("QH")] = 0.45
+    items = name_items(found, probabilities, CROP_CLASSES)
+    assert [(i.code, i.kind, i.flag, i.rival) for i in items] == [
+        ("QH", "card", None, None), ("KH", "card", AMBIGUOUS, "QH"), ("6-6", "tile", LOW_CONFIDENCE, None)]
+    assert items[2].confidence == pytest.approx(0.3)
 
 
 @pytest.fixture(scope="module")

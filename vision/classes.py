@@ -25,12 +25,20 @@ def kind_of(class_name: str) -> str:
 
 # A detector may also find the printed corner indices of cards, as classes of their own.
 CORNER_SUFFIX: Final = "/corner"
-LABEL_MODES: Final = ("items", "corners", "both")
+# Or find only where cards and tiles lie, leaving their names to a crop classifier (two stages).
+KINDS: Final = ("card", "tile")
+LABEL_MODES: Final = ("kinds", "items", "corners", "both")
+# The crop classifier's classes: every item, and "none" for a box that holds no card or tile.
+BACKGROUND: Final = "none"
+CROP_CLASSES: Final[tuple[str, ...]] = CLASSES + (BACKGROUND,)
 
 
 def label_classes(mode: str) -> tuple[str, ...]:
-    """The class list of a detector trained on whole items, card corner indices (tiles stay whole), or both."""
+    """The class list of a detector trained on item kinds, whole items, card corner indices (tiles stay
+    whole), or both."""
     corners = tuple(code + CORNER_SUFFIX for code in CARD_CLASSES)
+    if mode == "kinds":
+        return KINDS
     if mode == "items":
         return CLASSES
     if mode == "corners":

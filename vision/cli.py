@@ -22,6 +22,15 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_classifier(args: argparse.Namespace) -> int:
+    from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
+
+    config = ClassifierConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.per_class,
+                              args.val_fraction, args.workers)
+    print(f"trained: {train_classifier(config)}")
+    return 0
+
+
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector, read_image
 
@@ -55,7 +64,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``train``, ``detect`` and ``evaluate``."""
+    """Add ``train``, ``train-classifier``, ``detect`` and ``evaluate``."""
     train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
     train.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
@@ -63,12 +72,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--imgsz", type=int, default=320, help="input size, a multiple of 32 (320)")
     train.add_argument("--epochs", type=int, default=50, help="epochs (50)")
     train.add_argument("--batch", type=int, default=16, help="batch size (16)")
-    train.add_argument("--labels", choices=LABEL_MODES, default="items",
-                       help="what the detector finds: whole items, card corner indices, or both (items)")
+    train.add_argument("--labels", choices=LABEL_MODES, default="kinds",
+                       help="what the detector finds: where items lie (kinds: names come from 'oxeye train-classifier'), "
+                            "whole items named, card corner indices, or both (kinds)")
     train.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
     train.set_defaults(handler=_train)
+
+    classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item "
+                                     "a kinds detector finds, on crops of a generated dataset; export ONNX")
+    classify.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
+    classify.add_argument("--out", type=Path, required=True, help="run folder (the detector's); gets oxeye-cls.onnx")
+    classify.add_argument("--model", default="yolov8n-cls.yaml", help="model .yaml or .pt to fine-tune (yolov8n-cls.yaml)")
+    classify.add_argument("--imgsz", type=int, default=64, help="crop size, a multiple of 8 (64)")
+    classify.add_argument("--epochs", type=int, default=10, help="epochs (10)")
+    classify.add_argument("--batch", type=int, default=128, help="batch size (128)")
+    classify.add_argument("--per-class", type=int, default=400, help="training crops per class (400)")
+    classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
+    classify.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
+    classify.set_defaults(handler=_train_classifier)
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
     detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")

@@ -11,10 +11,8 @@ import numpy as np
 
 from oxeye.vision.classes import CORNER_SUFFIX, kind_of
 from oxeye.vision.decode import Detections
-from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, Item
+from oxeye.vision.reading import AMBIGUOUS, Item, doubt
 
-LOW_SCORE = 0.5  # below this an item is reported but flagged low-confidence
-RIVAL_RATIO = 0.6  # a rival class scoring this share of the best makes the item ambiguous
 PAIR_REACH = 12.0  # two indices of one card lie within this many index sizes of each other
 ABSORB_MARGIN = 0.1  # a corner belongs to a card box grown by this share of its size
 
@@ -23,16 +21,8 @@ def _code(name: str) -> str:
     return name.removesuffix(CORNER_SUFFIX)
 
 
-def _flag(score: float, rival_score: float) -> str | None:
-    if score < LOW_SCORE:
-        return LOW_CONFIDENCE
-    if rival_score >= RIVAL_RATIO * score:
-        return AMBIGUOUS
-    return None
-
-
 def _item(name: str, box: np.ndarray, score: float, rival_name: str, rival_score: float) -> Item:
-    flag = _flag(score, rival_score)
+    flag = doubt(score, rival_score)
     return Item(_code(name), kind_of(name), tuple(float(v) for v in box), float(score),
                 flag=flag, rival=_code(rival_name) if flag == AMBIGUOUS else None)
 

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.classes import CLASSES
+from oxeye.vision.classes import CLASSES, KINDS
+from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
 from oxeye.vision.corners import collapse
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import Letterbox, letterbox
 from oxeye.vision.reading import Reading
+from oxeye.vision.runtime import open_session
 
-CONF = 0.25  # candidates below this are dropped; up to corners.LOW_SCORE they are reported as low-confidence
+CONF = 0.25  # candidates below this are dropped; up to reading.LOW_SCORE they are reported as low-confidence
 IOU = 0.7  # class-aware suppression, as ultralytics predicts
 # Boxes of different classes overlapping this much are one physical item. Of 21,712 pairs of
 # distinct true items in 160 generated photos, 2 overlap above 0.8 and none above 0.9: tune
@@ -35,31 +36,21 @@ def read_image(path: Path) -> np.ndarray:
 
 
 class Detector:
-    """An exported YOLO detector (ONNX) with its class names, run on 2 CPU threads."""
+    """An exported YOLO detector (ONNX) with its class names, and its crop classifier when it finds only
+    kinds, run on 2 CPU threads."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 2) -> None:
-        import onnxruntime as ort
-
-        if not Path(model).is_file():
-            raise OSError(f"no model at {model}: train one with 'oxeye train' or pass --model PATH.onnx")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # Spinning worker threads cost more than they save on 2 shared cores (measured 37 ms vs 25 ms at 320 px).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own types for a corrupt file
-            raise OSError(f"cannot load model {model}: {str(error).strip().splitlines()[0]}") from error
+        self.session, metadata = open_session(model, threads, "train one with 'oxeye train' or pass --model PATH.onnx")
         feed = self.session.get_inputs()[0]
-        metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_name = feed.name
         # A dynamic input (exported with dynamic=True) takes the smallest stride-padded rectangle.
         dynamic = not isinstance(feed.shape[2], int)
-        self.size = max(ast.literal_eval(metadata["imgsz"])) if dynamic else int(feed.shape[2])
+        self.size = max(metadata["imgsz"]) if dynamic else int(feed.shape[2])
         self.stride = int(metadata.get("stride", 32)) if dynamic else None
-        names = ast.literal_eval(metadata["names"]) if "names" in metadata else dict(enumerate(CLASSES))
+        names = metadata.get("names", dict(enumerate(CLASSES)))
         self.names = tuple(names[i] for i in range(len(names)))
+        # A detector of kinds only is the first of two stages: its classifier lies beside it.
+        self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if self.names == KINDS else None
 
     def raw(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The model's raw output for a BGR frame, and the letterbox used."""
@@ -77,7 +68,7 @@ class Detector:
     def read(self, image: np.ndarray, conf: float = CONF) -> Reading:
         """Items named, each physical item once, grouped into hands."""
         found = cross_class_suppression(self.detect(image, conf), CROSS_IOU)
-        items = collapse(found, self.names)
+        items = self.classifier.name(image, found) if self.classifier else collapse(found, self.names)
         hands = group_hands(items)
         height, width = image.shape[:2]
         return Reading(width, height, items, hands)

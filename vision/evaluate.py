@@ -3,7 +3,8 @@
 Held-out synthetic build (``oxeye dataset build`` with a seed no training build used):
 mAP50-95 of the raw detector (ultralytics val on the same ONNX), per-item identification
 accuracy of the full pipeline (every labelled item must be found once and named right),
-items reported twice, and the share of five-item hands read exactly. Real photos
+items reported twice, and the share of five-item hands read exactly; for a two-stage model, also
+the classifier's accuracy on the true boxes. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
 rank accuracy; skipped when the folder is absent.
 """
@@ -89,6 +90,19 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
             "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
 
 
+def naming(detector: Detector, data: Path) -> float:
+    """The second stage alone: the share of true boxes of a held-out build that the classifier names right."""
+    right = total = 0
+    for path in sorted((data / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        probabilities = detector.classifier.probabilities(read_image(data / meta["image"]),
+                                                          _boxes([i["box"] for i in meta["items"]]))
+        names = [detector.classifier.names[k] for k in probabilities.argmax(axis=1)]
+        right += sum(name == item["code"] for name, item in zip(names, meta["items"]))
+        total += len(meta["items"])
+    return right / max(total, 1)
+
+
 def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
     cards = located = ranked = twice = 0
@@ -115,6 +129,8 @@ def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, obj
     result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
     if data is not None:
         result["synthetic"] = {"map50_95": map50_95(model, data, result["label_mode"]), **synthetic(detector, data)}
+        if detector.classifier is not None:
+            result["synthetic"]["naming_accuracy_on_true_boxes"] = naming(detector, data)
     if real is not None and (real / "photos").is_dir():
         result["real_cards_edje"] = real_cards(detector, real)
     elif real is not None:

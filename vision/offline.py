@@ -84,7 +84,10 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
         torchvision.extension._has_ops = lambda: True
     import ultralytics
     from PIL import Image
-    from ultralytics.utils import patches
+    from ultralytics.utils import patches, torch_utils
+
+    # ultralytics trains on the CPU with one thread fewer than there are cores: 1 of the 2 here.
+    torch_utils.NUM_THREADS = os.cpu_count() or 1
 
     # Importing ultralytics replaces PIL.Image.open for the whole process with one that, on a file Pillow
     # cannot identify, tries to pip-install pi-heif: put Pillow's own back (no run-time installs here).

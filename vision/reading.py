@@ -8,6 +8,17 @@ Box = tuple[float, float, float, float]
 
 LOW_CONFIDENCE = "low_confidence"
 AMBIGUOUS = "ambiguous"
+LOW_SCORE = 0.5  # an item scoring below this is reported but flagged low-confidence
+RIVAL_RATIO = 0.6  # a second reading scoring this share of the best makes the item ambiguous
+
+
+def doubt(score: float, rival_score: float) -> str | None:
+    """Why an item scored ``score``, with a runner-up at ``rival_score``, is doubtful; None when it is not."""
+    if score < LOW_SCORE:
+        return LOW_CONFIDENCE
+    if rival_score >= RIVAL_RATIO * score:
+        return AMBIGUOUS
+    return None
 
 
 @dataclass

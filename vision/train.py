@@ -26,7 +26,7 @@ class TrainConfig:
     imgsz: int = 320
     epochs: int = 50
     batch: int = 16
-    labels: str = "items"
+    labels: str = "kinds"
     val_fraction: float = 0.1
     workers: int = 2
     resume: bool = False
@@ -59,9 +59,11 @@ def label_text(meta: dict, mode: str) -> str:
     class_id = {name: i for i, name in enumerate(label_classes(mode))}
     lines = []
     for item in meta["items"]:
-        if mode != "corners" or item["kind"] == "tile":
+        if mode == "kinds":
+            lines.append(_yolo_line(class_id[item["kind"]], item["box"], meta["width"], meta["height"]))
+        elif mode != "corners" or item["kind"] == "tile":
             lines.append(_yolo_line(class_id[item["code"]], item["box"], meta["width"], meta["height"]))
-        if mode != "items" and item["kind"] == "card":
+        if mode in ("corners", "both") and item["kind"] == "card":
             lines += [_yolo_line(class_id[item["code"] + CORNER_SUFFIX], c["box"], meta["width"], meta["height"])
                       for c in item["corner_boxes"] if c["visible"] >= CORNER_VISIBLE]
     return "".join(line + "\n" for line in lines if line)

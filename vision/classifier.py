@@ -1,0 +1,58 @@
+"""The second stage: a small image classifier names each box the detector found (ONNX, CPU).
+
+The detector only says where cards and tiles lie; names come from crops of the full-resolution
+frame, where a card's index is many times larger than in the detector's 320-pixel input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, kind_of
+from oxeye.vision.crops import crop_batch
+from oxeye.vision.decode import Detections
+from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Item, doubt
+from oxeye.vision.runtime import open_session
+
+CLASSIFIER_NAME = "oxeye-cls.onnx"  # the classifier lives beside the detector it serves
+
+
+class Classifier:
+    """An exported ultralytics classifier over ``CROP_CLASSES``: crops in, class probabilities out."""
+
+    def __init__(self, model: Path, threads: int = 2) -> None:
+        self.session, metadata = open_session(model, threads, "train it with 'oxeye train-classifier'")
+        self.input_name = self.session.get_inputs()[0].name
+        self.size = int(np.max(metadata["imgsz"]))
+        names = metadata["names"]
+        self.names = tuple(names[i] for i in range(len(names)))
+        if set(self.names) != set(CROP_CLASSES):
+            raise OSError(f"{model} does not classify oxeye's items (its classes: {', '.join(self.names[:5])}, ...)")
+
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, classes) probabilities for the crops of ``boxes`` (frame pixels) of a BGR frame."""
+        if not len(boxes):
+            return np.zeros((0, len(self.names)), np.float32)
+        return self.session.run(None, {self.input_name: crop_batch(image, boxes, self.size)})[0]
+
+    def name(self, image: np.ndarray, found: Detections) -> list[Item]:
+        """One item per box whose crop shows a card or tile, best first; doubts flagged, never guessed."""
+        return name_items(found, self.probabilities(image, found.boxes), self.names)
+
+
+def name_items(found: Detections, probabilities: np.ndarray, names: tuple[str, ...]) -> list[Item]:
+    """Items from boxes and their crops' class probabilities: "none" drops a box; doubt about where
+    (the box's score) or about what (a weak or contested name) flags the item."""
+    items = []
+    for box, box_score, scores in zip(found.boxes, found.scores, probabilities):
+        first, second = np.argsort(-scores, kind="stable")[:2]
+        code, rival = names[first], names[second]
+        if code == BACKGROUND:
+            continue
+        flag = LOW_CONFIDENCE if box_score < LOW_SCORE else doubt(float(scores[first]), float(scores[second]))
+        items.append(Item(code, kind_of(code), tuple(float(v) for v in box), float(min(box_score, scores[first])),
+                          flag=flag, rival=rival if flag == AMBIGUOUS and rival != BACKGROUND else None))
+    items.sort(key=lambda item: -item.confidence)
+    return items
