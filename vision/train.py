@@ -121,7 +121,9 @@ def train(config: TrainConfig) -> Path:
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
             workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
             project=str(config.out.resolve()), name="train", exist_ok=True,
-            pretrained=config.model.endswith(".pt"), plots=False, verbose=False)
+            pretrained=config.model.endswith(".pt"), plots=False, verbose=False,
+            # Weights that were trained already need no warm-up (ultralytics' default is 3 epochs of it).
+            warmup_epochs=0 if config.model.endswith(".pt") else 3)
     best = YOLO(str(run / "weights" / "best.pt"))
     # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
     onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True))
