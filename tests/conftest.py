@@ -40,9 +40,9 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tiny")
     build_scenes(root / "ds", TINY_IMAGES, 3, 320)
     oxeye = str(Path(sys.executable).with_name("oxeye"))
-    common = ["--data", str(root / "ds"), "--out", str(root / "run"), "--epochs", "1", "--workers", "0"]
+    common = ["--data", str(root / "ds"), "--out", str(root / "run"), "--epochs", "1"]
     # In processes of their own: importing ultralytics patches PIL.Image.open for the rest of a process.
-    for command in (["train", "--imgsz", str(TINY_IMGSZ), "--batch", "8"],
+    for command in (["train", "--imgsz", str(TINY_IMGSZ), "--batch", "8", "--workers", "0"],
                     ["train-classifier", "--imgsz", str(TINY_CROP), "--batch", "32", "--per-class", "3"]):
         done = subprocess.run([oxeye, *command, *common], capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]

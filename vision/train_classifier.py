@@ -1,8 +1,9 @@
-"""``oxeye train-classifier``: the second stage, an ultralytics classifier on item crops of a generator build.
+"""``oxeye train-classifier``: the second stage, a small classifier on item crops of a generator build.
 
 Crops are cut by ``vision.crops.crop`` (the function serving uses) around each labelled item's box,
 jittered as a detector's boxes are, plus "none" crops of bare table. The classifier is exported to
-ONNX as ``oxeye-cls.onnx`` beside the detector (``oxeye.onnx``) it completes.
+ONNX as ``oxeye-cls.onnx`` beside the detector (``oxeye.onnx``) it completes. The network and its
+training loop are in ``vision.crop_net``.
 """
 
 from __future__ import annotations
@@ -31,13 +32,11 @@ class ClassifierConfig:
 
     data: Path
     out: Path
-    model: str = "yolov8n-cls.yaml"
     imgsz: int = 64
-    epochs: int = 10
+    epochs: int = 20
     batch: int = 128
     per_class: int = 400
     val_fraction: float = 0.1
-    workers: int = 2
     seed: int = 0
 
     def validate(self) -> None:
@@ -50,8 +49,6 @@ class ClassifierConfig:
             raise ValueError("--epochs, --batch and --per-class must be at least 1")
         if not 0 < self.val_fraction < 1:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
-        if not self.model.endswith(".yaml") and not Path(self.model).is_file():
-            raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
 
 
 def _jittered(box: list[float], rng: np.random.Generator) -> np.ndarray:
@@ -77,7 +74,7 @@ def _bare_boxes(meta: dict, rng: np.random.Generator, count: int) -> list[np.nda
 
 
 def prepare_crops(source: Path, target: Path, size: int, per_class: int, val_fraction: float, seed: int) -> Path:
-    """Write ``target`` as an ultralytics classification set (train/ and val/ of class folders); returns it.
+    """Write ``target`` as a classification set (train/ and val/ of class folders); returns it.
 
     Crops, not images, are split: each class's first crop and then every ``1 / val_fraction``-th go to
     val, so that val holds every class even on a small build. (Accuracy is measured on a held-out build.)
@@ -109,32 +106,55 @@ def prepare_crops(source: Path, target: Path, size: int, per_class: int, val_fra
     return target
 
 
-def train_classifier(config: ClassifierConfig) -> Path:
-    """Cut the crops, train, export ONNX; returns the path of the exported ``oxeye-cls.onnx``."""
-    from oxeye.vision.offline import ultralytics_offline
+def _load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Every crop of a split as uint8 RGB NHWC, with its index in ``CROP_CLASSES``."""
+    images, labels = [], []
+    for index, name in enumerate(CROP_CLASSES):
+        for path in sorted((folder / name).glob("*.png")):
+            images.append(cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB))
+            labels.append(index)
+    return np.stack(images), np.asarray(labels, np.int64)
 
-    config.validate()
-    ultralytics_offline()
+
+def _export(model: object, size: int, path: Path) -> None:
+    """ONNX with a dynamic batch, softmax included, and the metadata ``Classifier`` reads (names, imgsz)."""
+    import onnx
     import torch
-    from ultralytics import YOLO
 
+    with_softmax = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
+    torch.onnx.export(with_softmax, torch.zeros(1, 3, size, size), str(path), input_names=["images"],
+                      output_names=["output0"], dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}},
+                      dynamo=False)
+    exported = onnx.load(str(path))
+    for key, value in {"names": dict(enumerate(CROP_CLASSES)), "imgsz": [size, size]}.items():
+        exported.metadata_props.add(key=key, value=repr(value))
+    onnx.save(exported, str(path))
+
+
+def train_classifier(config: ClassifierConfig) -> dict[str, float]:
+    """Cut the crops, train, export ``oxeye-cls.onnx`` (and ``oxeye-cls.pt``) into ``--out``; returns
+    the validation accuracy and the final training loss."""
+    config.validate()
+    import torch
+    from tqdm import tqdm
+
+    from oxeye.vision.crop_net import accuracy, crop_net, fit
+
+    torch.manual_seed(config.seed)
     crops = config.out / "crops"
     if crops.exists():
         shutil.rmtree(crops)
     prepare_crops(config.data, crops, config.imgsz, config.per_class, config.val_fraction, config.seed)
-    # No flips (a mirrored index is no index) and no erasing (it could erase the only index shown);
-    # random crops stay small, as the crop margin is. Crops stay decoded in memory, colour jitter
-    # replaces RandAugment, and AdamW starts at full rate: ultralytics loads and augments each
-    # crop in the training process on a CPU, and its defaults (RandAugment, 3 warm-up epochs)
-    # made one epoch of 30,000 crops take 9 minutes here and learn next to nothing.
-    YOLO(config.model).train(
-        data=str(crops.resolve()), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
-        workers=config.workers, device=0 if torch.cuda.is_available() else "cpu", fliplr=0.0, erasing=0.0,
-        scale=0.1, auto_augment=None, cache="ram", optimizer="AdamW", lr0=0.002, warmup_epochs=0,
-        project=str(config.out.resolve()), name="classify", exist_ok=True,
-        pretrained=config.model.endswith(".pt"), plots=False, verbose=False, seed=config.seed)
-    weights = config.out / "classify" / "weights" / "best.pt"
-    onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=config.imgsz, simplify=True, dynamic=True))
-    shutil.copyfile(weights, config.out / "oxeye-cls.pt")
-    shutil.copyfile(onnx, config.out / CLASSIFIER_NAME)
-    return config.out / CLASSIFIER_NAME
+    images, labels = _load(crops / "train")
+    model = crop_net(len(CROP_CLASSES))
+    with tqdm(total=config.epochs, desc="classifier", unit="epoch") as bar:
+        losses = fit(model, images, labels, config.epochs, config.batch, config.seed,
+                     lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
+    val_images, val_labels = _load(crops / "val")
+    figures = {"val_accuracy": accuracy(model, val_images, val_labels), "train_loss": losses[-1],
+               "train_crops": len(images), "val_crops": len(val_images)}
+    config.out.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
+               config.out / "oxeye-cls.pt")
+    _export(model, config.imgsz, config.out / CLASSIFIER_NAME)
+    return figures
