@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-from oxeye.vision.grouping import group_hands
-from oxeye.vision.reading import LOW_CONFIDENCE, Item, Reading
+from oxeye.vision.reading import LOW_CONFIDENCE, Reading
 from oxeye.vision.steady import Steadier
+from readings import rows_reading
 
 BANKER = ["KS", "QH", "JD", "KC", "QD"]
 PLAYER = ["3S", "6H", "8D", "4C", "8H"]
 
 
-def _frame(rows: list[list[str]], shift: float = 0.0, flags: dict[str, str] | None = None) -> Reading:
-    """Hands of cards laid in rows, as a detector would read them (``shift`` moves the camera a little)."""
-    items = [Item(code, "card", (100 + 80 * col + shift, 60 + 200 * row, 160 + 80 * col + shift, 150 + 200 * row),
-                  0.9, flag=(flags or {}).get(code))
-             for row, codes in enumerate(rows) for col, code in enumerate(codes)]
-    return Reading(640, 480, items, group_hands(items))
-
-
-def test_items_keep_their_track_from_frame_to_frame() -> None:
+def test_items_keep_their_track_from_frame_torows_reading() -> None:
     steadier = Steadier()
-    first = steadier.update(_frame([BANKER, PLAYER]))
+    first = steadier.update(rows_reading([BANKER, PLAYER]))
     assert None not in first.tracks and len(set(first.tracks)) == 10
     for shift in (2.0, 4.0, 5.0):
-        later = steadier.update(_frame([BANKER, PLAYER], shift))
+        later = steadier.update(rows_reading([BANKER, PLAYER], shift))
         assert later.tracks == first.tracks
     assert [h["codes"] for h in later.to_json()["hands"]] == [BANKER, PLAYER]
     assert {"track"} <= later.to_json()["items"][0].keys() and {"settled", "streak"} <= later.to_json()["hands"][0].keys()
@@ -31,7 +23,7 @@ def test_items_keep_their_track_from_frame_to_frame() -> None:
 
 def test_a_hand_settles_after_n_identical_frames() -> None:
     steadier = Steadier(settle_frames=3)
-    states = [steadier.update(_frame([BANKER, PLAYER])) for _ in range(4)]
+    states = [steadier.update(rows_reading([BANKER, PLAYER])) for _ in range(4)]
     assert [s.settled for s in states] == [[False, False], [False, False], [True, True], [True, True]]
     assert states[-1].streaks == [4, 4]
 
@@ -39,19 +31,19 @@ def test_a_hand_settles_after_n_identical_frames() -> None:
 def test_a_flickering_code_is_voted_out_and_the_hand_stays_settled() -> None:
     steadier = Steadier(settle_frames=3)
     for _ in range(4):
-        steadier.update(_frame([BANKER, PLAYER]))
-    misread = steadier.update(_frame([BANKER, ["3S", "6H", "9D", "4C", "8H"]]))
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    misread = steadier.update(rows_reading([BANKER, ["3S", "6H", "9D", "4C", "8H"]]))
     assert misread.reading.hands[1].codes == PLAYER and misread.settled == [True, True]
     assert misread.reading.items[7].rival == "9D"  # the frame's own read is kept as the rival
-    assert steadier.update(_frame([BANKER, PLAYER])).settled == [True, True]
+    assert steadier.update(rows_reading([BANKER, PLAYER])).settled == [True, True]
 
 
 def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
     steadier = Steadier(settle_frames=3)
     for _ in range(4):
-        steadier.update(_frame([BANKER, PLAYER]))
+        steadier.update(rows_reading([BANKER, PLAYER]))
     swapped = ["3S", "6H", "8D", "4C", "9H"]
-    states = [steadier.update(_frame([BANKER, swapped])) for _ in range(6)]
+    states = [steadier.update(rows_reading([BANKER, swapped])) for _ in range(6)]
     # Of the last five reads, the new card outweighs the old from the third frame on.
     assert [s.reading.hands[1].codes[-1] for s in states] == ["8H", "8H", "9H", "9H", "9H", "9H"]
     assert [s.settled[1] for s in states] == [True, True, False, False, True, True]
@@ -61,19 +53,19 @@ def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
 def test_an_item_not_yet_tracked_keeps_its_hand_unsettled() -> None:
     steadier = Steadier(settle_frames=2)
     for _ in range(3):
-        steadier.update(_frame([BANKER, PLAYER[:4]]))
-    dealt = steadier.update(_frame([BANKER, PLAYER]))  # the fifth card appears: ByteTrack confirms it next frame
+        steadier.update(rows_reading([BANKER, PLAYER[:4]]))
+    dealt = steadier.update(rows_reading([BANKER, PLAYER]))  # the fifth card appears: ByteTrack confirms it next frame
     assert dealt.tracks[-1] is None and dealt.settled == [True, False]
-    assert [steadier.update(_frame([BANKER, PLAYER])).settled[1] for _ in range(3)] == [False, True, True]
+    assert [steadier.update(rows_reading([BANKER, PLAYER])).settled[1] for _ in range(3)] == [False, True, True]
 
 
 def test_a_doubt_that_persists_is_kept_and_a_passing_one_is_not() -> None:
     steadier = Steadier()
-    steadier.update(_frame([BANKER]))
-    once = steadier.update(_frame([BANKER], flags={"QH": LOW_CONFIDENCE}))
+    steadier.update(rows_reading([BANKER]))
+    once = steadier.update(rows_reading([BANKER], flags={"QH": LOW_CONFIDENCE}))
     assert once.reading.items[1].flag is None
     for _ in range(3):
-        doubted = steadier.update(_frame([BANKER], flags={"QH": LOW_CONFIDENCE}))
+        doubted = steadier.update(rows_reading([BANKER], flags={"QH": LOW_CONFIDENCE}))
     assert doubted.reading.items[1].flag == LOW_CONFIDENCE
 
 

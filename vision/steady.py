@@ -36,6 +36,7 @@ class Steady:
     tracks: list[int | None]
     settled: list[bool]  # by hand, in ``reading.hands`` order
     streaks: list[int]  # frames in a row each hand has read the same
+    settle_frames: int  # the streak that settles a hand
 
     def to_json(self) -> dict[str, object]:
         """``Reading.to_json`` with ``track`` on every item and ``settled`` and ``streak`` on every hand."""
@@ -73,7 +74,7 @@ class Steadier:
         streaks = [0 if key is None else self._streaks[key] for key in keys]
         self._forget()
         return Steady(Reading(reading.width, reading.height, items, hands), tracks,
-                      [streak >= self.settle_frames for streak in streaks], streaks)
+                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames)
 
     def _track(self, items: list[Item]) -> list[int | None]:
         """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time."""
