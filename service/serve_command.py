@@ -12,6 +12,8 @@ def _serve(args: argparse.Namespace) -> int:
     from oxeye.service.app import create_app
     from oxeye.service.settings import Settings
 
+    if args.settle_frames < 1:
+        raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
                         settle_frames=args.settle_frames, source=args.source, stream_rules=args.stream_rules,
                         stream_banker=args.stream_banker)
