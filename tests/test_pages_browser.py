@@ -98,9 +98,12 @@ def test_trainer_flow(server, browser) -> None:
     browser.find_element(By.ID, "trainee").send_keys("ana")
     Select(browser.find_element(By.ID, "rules")).select_by_value("gnau")
     for round_number, correct in ((1, True), (2, False)):
+        shown = browser.execute_script("return document.getElementById('picture').src")
         browser.find_element(By.ID, "deal").click()
-        _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed()
-              and d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+        # The new drill's picture, not the last round's (still shown until the new one is dealt).
+        _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(
+            "const i = document.getElementById('picture'); return i.src !== arguments[0] && i.complete && i.naturalWidth > 0",
+            shown))
         label, payout = _right_answer(database, "ana")
         Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
         browser.find_element(By.ID, "payout").send_keys(str(payout if correct else payout + 1))
