@@ -2,6 +2,9 @@
 
 import importlib
 
-for name in ("bench.engine_speed", "bench.dataset_speed"):
+for name in ("bench.engine_speed", "bench.dataset_speed", "bench.service_speed"):
     print(f"== {name}")
-    importlib.import_module(name).main([])
+    try:
+        importlib.import_module(name).main([])
+    except SystemExit as stop:  # one that cannot run here (no shipped model) says why; the others still run
+        print(stop)

@@ -12,22 +12,9 @@ import json
 import tempfile
 from pathlib import Path
 
-import cv2
-import numpy as np
-
+from bench.frames import table_photo
 from bench.timing import median_seconds
 from oxeye.models import DEFAULT_MODEL
-
-
-def _frame() -> np.ndarray:
-    """A rendered table photo, decoded and brought to 1280x720."""
-    from oxeye.datasets.build import BuildConfig, load_library, render_one
-
-    with tempfile.TemporaryDirectory() as scratch:
-        config = BuildConfig(Path(scratch), 1, 4, 1280, ("cards",), Path(scratch) / "no-decks")
-        jpeg, _, _ = render_one(0, config, load_library(config.decks))
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    return cv2.resize(image, (1280, 720), interpolation=cv2.INTER_AREA)
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
@@ -45,7 +32,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from oxeye.vision.detector import Detector
     from oxeye.vision.offline import ultralytics_offline
 
-    frame = _frame()
+    frame = table_photo()
     detector = Detector(onnx, threads=2)
     ours_s = median_seconds(lambda: detector.read(frame), args.repeats)
 

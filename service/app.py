@@ -3,41 +3,67 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, Request, WebSocket, status
+from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from fastapi.responses import JSONResponse
 
 from oxeye.engine import EngineError
-from oxeye.service import routes_ledger, routes_pages, routes_photo, routes_rules, routes_trainer
+from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer
 from oxeye.service.db import dispose, open_database
+from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError
 from oxeye.service.settings import VERSION, Settings
 
+if TYPE_CHECKING:
+    from oxeye.service.stream import Stream
+
 
 def create_app(settings: Settings) -> FastAPI:
-    """The app for these settings; the database opens (and its tables are made) here."""
+    """The app for these settings; the database opens (and its tables are made) here, and the live source
+    with its model, so that one that cannot be read is an error before the service starts."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     sessions = open_database(settings.database_url)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # type: ignore[no-untyped-def]
+        if app.state.stream is not None:
+            await app.state.stream.start()
         yield
+        if app.state.stream is not None:
+            await app.state.stream.stop()
         dispose(sessions)
 
     app = FastAPI(title="OxEye", version=VERSION, lifespan=lifespan,
                   description="Reads ox-counting hands, settles rounds and keeps the table ledger.")
     app.state.settings = settings
     app.state.sessions = sessions
+    app.state.stream = _stream(app) if settings.source is not None else None
     app.include_router(routes_rules.router)
     app.include_router(routes_ledger.router)
     app.include_router(routes_trainer.router)
     app.include_router(routes_photo.router)
+    app.include_router(routes_live.router)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EngineError, _bad_input)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(WebSocketRequestValidationError, _invalid_socket)
     return app
+
+
+def _stream(app: FastAPI) -> Stream:
+    """The ``--source`` stream: its source opened first (the likelier mistake), then the model and rules."""
+    from oxeye.service.live import LiveTable
+    from oxeye.service.rules_files import rules_from_text
+    from oxeye.service.stream import Stream, open_source
+
+    settings: Settings = app.state.settings
+    capture, loops = open_source(settings.source)
+    table = LiveTable(detector(app.state), rules_from_text(settings.stream_rules), settings.stream_banker, {},
+                      settings.settle_frames)
+    return Stream(capture, loops, table)
 
 
 async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:
@@ -49,8 +75,19 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
 
 
 async def _invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-    problems = error.errors()
+    return JSONResponse(_problem(error.errors()), status_code=422)
+
+
+async def _invalid_socket(websocket: WebSocket, error: WebSocketRequestValidationError) -> None:
+    """A WebSocket with a bad query is told why, as data, before it is closed."""
+    await websocket.accept()
+    await websocket.send_json(_problem(error.errors()))
+    await websocket.close(status.WS_1008_POLICY_VIOLATION)
+
+
+def _problem(problems: Any) -> dict[str, Any]:
+    """Validation errors as one ``Problem``: the first in words, all of them in ``detail``."""
     first = problems[0]
     where = ".".join(str(p) for p in first["loc"] if p != "body")
-    return JSONResponse({"error": f"{where}: {first['msg']}", "detail": [
-        {"loc": list(p["loc"]), "msg": p["msg"], "type": p["type"]} for p in problems]}, status_code=422)
+    return {"error": f"{where}: {first['msg']}", "detail": [
+        {"loc": list(p["loc"]), "msg": p["msg"], "type": p["type"]} for p in problems]}

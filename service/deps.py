@@ -1,15 +1,24 @@
-"""Dependencies the routes are given: a database session per request, and the API-key check."""
+"""Dependencies the routes are given: a database session per request, the API-key check, the detector."""
 
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, Request
 from sqlalchemy.orm import Session
 
+from oxeye.models import DEFAULT_MODEL
 from oxeye.service.errors import ServiceError
+
+if TYPE_CHECKING:
+    from starlette.datastructures import State
+
+    from oxeye.vision.detector import Detector
+
+_LOADING = threading.Lock()
 
 
 def session(request: Request) -> Iterator[Session]:
@@ -23,6 +32,20 @@ def require_key(request: Request, x_api_key: Annotated[str | None, Header()] = N
     expected = request.app.state.settings.api_key
     if expected is not None and not (x_api_key and secrets.compare_digest(x_api_key, expected)):
         raise ServiceError("this endpoint changes the ledger: send the API key in the X-API-Key header", 401)
+
+
+def detector(state: State) -> Detector:
+    """The app's detector, loaded once on first use (onnxruntime sessions serve many threads at once);
+    503 while no model is there."""
+    with _LOADING:
+        if getattr(state, "detector", None) is None:
+            from oxeye.vision.detector import Detector
+
+            try:
+                state.detector = Detector(state.settings.model or DEFAULT_MODEL)
+            except OSError as error:
+                raise ServiceError(f"photo reading is unavailable: {error}", 503) from None
+    return state.detector
 
 
 Db = Annotated[Session, Depends(session)]

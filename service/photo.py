@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+import json
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import cv2
@@ -13,6 +14,19 @@ from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
 from oxeye.vision.reading import Reading
+
+
+def parse_stakes(text: str) -> dict[int, Decimal]:
+    """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``."""
+    try:
+        raw = json.loads(text, parse_float=Decimal)
+        stakes = {int(k): Decimal(v) for k, v in raw.items()}
+    except (json.JSONDecodeError, AttributeError, ValueError, TypeError, InvalidOperation):
+        raise ServiceError(f'stakes must be a JSON object of hand index to amount, like {{"1": 10}}, not {text!r}') from None
+    bad = {k: str(v) for k, v in stakes.items() if not (v.is_finite() and v > 0)}
+    if bad:
+        raise ServiceError(f"stakes must be positive amounts: {bad}")
+    return stakes
 
 
 def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal]) -> dict[str, Any]:

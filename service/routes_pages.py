@@ -7,8 +7,11 @@ from importlib import resources
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from oxeye.service.errors import ServiceError
+
 router = APIRouter(include_in_schema=False)
 _PAGES = resources.files("oxeye.service.pages")
+_STATIC = {"oxeye.css": "text/css", "oxeye.js": "text/javascript"}
 
 
 def _page(name: str) -> HTMLResponse:
@@ -25,6 +28,19 @@ def trainer() -> HTMLResponse:
     return _page("trainer.html")
 
 
-@router.get("/static/oxeye.css")
-def stylesheet() -> Response:
-    return Response(_PAGES.joinpath("oxeye.css").read_text(encoding="utf-8"), media_type="text/css")
+@router.get("/live")
+def live() -> HTMLResponse:
+    return _page("live.html")
+
+
+@router.get("/upload")
+def upload() -> HTMLResponse:
+    return _page("upload.html")
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    """The pages' shared stylesheet and script."""
+    if name not in _STATIC:
+        raise ServiceError(f"no static file {name!r}", 404)
+    return Response(_PAGES.joinpath(name).read_text(encoding="utf-8"), media_type=_STATIC[name])

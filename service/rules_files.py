@@ -53,6 +53,16 @@ def rules_from_spec(spec: object) -> HouseRules:
     return load_preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
 
 
+def rules_from_text(text: str) -> HouseRules:
+    """Rules sent as one text field (a form, a query): a preset name, or an inline JSON table of options."""
+    if not text.lstrip().startswith("{"):
+        return load_preset(text)
+    try:
+        return rules_from_mapping(json.loads(text))
+    except json.JSONDecodeError as error:
+        raise RulesError(f"inline rules are not valid JSON: {error}") from None
+
+
 def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
     """Rules from plain data; a ``base`` key names a preset to start from."""
     if not isinstance(data, Mapping):

@@ -1,4 +1,4 @@
-"""The service's settings: where data lives, the database URL, the API key and upload limits."""
+"""The service's settings: where data lives, the database URL, the API key, upload limits and the live source."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ class Settings:
     model: Path | None = None  # the detector (ONNX); default: the shipped models/oxeye.onnx
     max_upload_bytes: int = 20_000_000
     max_pixels: int = 40_000_000  # checked from the header, before decoding: no decompression bombs
+    settle_frames: int = 5  # live: frames a hand must read the same before it is scored
+    source: str | None = None  # a camera index, video file or stream URL served annotated at /v1/stream.mjpg
+    stream_rules: str = "gnau"  # the stream's house rules (a preset, or inline JSON)
+    stream_banker: int = 0  # the hand the stream settles the others against
 
     @property
     def database_url(self) -> str:

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from oxeye.engine import Participant, settle
+from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
+from oxeye.vision.steady import Steadier
+from readings import rows_reading
 from serving import free_port, start_server, stop_server
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -28,6 +34,29 @@ def server(tmp_path: Path):
 
 
 @pytest.fixture()
+def reader(tmp_path: Path, tiny: Path):
+    """A server that reads photos and frames, with the tiny model."""
+    port = free_port()
+    process = start_server(tmp_path, port, "--model", str(tiny / "run" / "oxeye.onnx"), "--settle-frames", "3")
+    yield f"http://127.0.0.1:{port}"
+    stop_server(process)
+
+
+def _table(width: int = 320, height: int = 240) -> np.ndarray:
+    """A green table with one light card on it."""
+    image = np.full((height, width, 3), (40, 110, 30), np.uint8)
+    cv2.rectangle(image, (40, 60), (100, 150), (240, 240, 240), -1)
+    return image
+
+
+def _camera_file(path: Path, frames: int = 10) -> Path:
+    """A Y4M video for Chromium's fake camera (it plays the file in a loop)."""
+    frame = cv2.cvtColor(_table(), cv2.COLOR_BGR2YUV_I420).tobytes()
+    path.write_bytes(b"YUV4MPEG2 W320 H240 F10:1 Ip A1:1 C420jpeg\n" + b"FRAME\n".join([b""] + [frame] * frames))
+    return path
+
+
+@pytest.fixture()
 def browser(tmp_path: Path):
     from selenium import webdriver
 
@@ -35,7 +64,9 @@ def browser(tmp_path: Path):
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
-                 f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1200,900"):
+                 f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1200,900",
+                 "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                 f"--use-file-for-fake-video-capture={_camera_file(tmp_path / 'camera.y4m')}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
     yield driver
@@ -67,9 +98,12 @@ def test_trainer_flow(server, browser) -> None:
     browser.find_element(By.ID, "trainee").send_keys("ana")
     Select(browser.find_element(By.ID, "rules")).select_by_value("gnau")
     for round_number, correct in ((1, True), (2, False)):
+        shown = browser.execute_script("return document.getElementById('picture').src")
         browser.find_element(By.ID, "deal").click()
-        _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed()
-              and d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+        # The new drill's picture, not the last round's (still shown until the new one is dealt).
+        _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(
+            "const i = document.getElementById('picture'); return i.src !== arguments[0] && i.complete && i.naturalWidth > 0",
+            shown))
         label, payout = _right_answer(database, "ana")
         Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
         browser.find_element(By.ID, "payout").send_keys(str(payout if correct else payout + 1))
@@ -82,3 +116,62 @@ def test_trainer_flow(server, browser) -> None:
                         and d.find_element(By.CLASS_NAME, "summary"))
         assert f"{round_number} drills" in summary.text
     assert "50% right" in browser.find_element(By.CLASS_NAME, "summary").text
+
+
+def test_live_page_sends_camera_frames_and_draws_the_answers(reader, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{reader}/live")
+    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
+    browser.find_element(By.ID, "start").click()
+    counted = re.compile(r"(\d+) answers to (\d+) frames sent")
+    status = _wait(browser, lambda d: (m := counted.search(d.find_element(By.ID, "status").text)) and int(m[1]) >= 3
+                   and d.find_element(By.ID, "status").text)
+    answers, sent = map(int, counted.search(status).groups())
+    assert sent - answers <= 1  # the next frame goes only once the last one's answer is back
+    assert "320 × 240" in status  # the fake camera's frames reached the server whole
+    assert browser.find_element(By.ID, "hands").text  # the table shows what was read (here: no hands in view)
+    red, green, _, _ = browser.execute_script("return Array.from(document.getElementById('view')"
+                                              ".getContext('2d').getImageData(200, 200, 1, 1).data)")
+    assert green > red + 40  # the camera's green table is drawn
+
+    # What the page draws for a frame with a settled hand and a settling one, as the server sends it.
+    steadier = Steadier(settle_frames=2)
+    for rows in ([["10S", "9H", "8D", "4C", "4H"]],) * 2 + ([["10S", "9H", "8D", "4C", "4H"], ["KS", "QH", "JD"]],):
+        message = score_steady(steadier.update(rows_reading(rows)), load_rules("gnau"), 0, {})
+    table, outline = browser.execute_script("""
+        const canvas = Object.assign(document.createElement("canvas"), {width: 640, height: 480});
+        drawOverlay(canvas.getContext("2d"), arguments[0], 1);
+        const body = document.createElement("tbody"), line = document.createElement("p");
+        showHands(body, line, arguments[0]);
+        return [body.textContent, Array.from(canvas.getContext("2d").getImageData(95, 100, 1, 1).data)];""", message)
+    assert message["hands"][0]["reading"]["label"] in table and "settling" in table
+    assert outline[:3] == [0x7e, 0xe7, 0x87]  # the settled hand's solid outline
+
+
+def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), _table(480, 360))
+    browser.get(f"{reader}/upload")
+    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    browser.find_element(By.ID, "image").send_keys(str(photo))
+    Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
+    stakes = browser.find_element(By.ID, "stakes")
+    stakes.clear()
+    stakes.send_keys("[1]")
+    browser.find_element(By.ID, "evaluate").click()
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem"))
+    assert "stakes must be" in problem.text
+    stakes.clear()
+    stakes.send_keys('{"1": 5}')
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.execute_script(
+        "const i = document.getElementById('annotated'); return i.complete && i.naturalWidth === 480"))
+    assert not browser.find_element(By.ID, "problem").is_displayed()
+    assert "on a 480 × 360 photo" in browser.find_element(By.ID, "seen").text
+    assert "Not settled" in browser.find_element(By.ID, "settlement").text  # the tiny model reads no hands

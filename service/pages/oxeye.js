@@ -1,0 +1,66 @@
+// Shared by the pages: element lookup, API calls whose errors come back as data, the presets list,
+// and a photo's or a live frame's hands as table rows.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const init = body === undefined ? {} : body instanceof FormData ? {method: "POST", body}
+    : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const response = await fetch(path, init);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function text(tag, content, className) {
+  const node = document.createElement(tag);
+  node.textContent = content;
+  if (className) node.className = className;
+  return node;
+}
+
+async function loadRules(select) {
+  const presets = await api("/v1/rules");
+  for (const [name, description] of Object.entries(presets)) {
+    const option = text("option", name);
+    option.value = name;
+    option.title = description;
+    select.append(option);
+  }
+}
+
+// What each hand won or paid, by hand index, from a scored photo's settlement.
+function outcomes(settlement) {
+  const result = settlement && settlement.result;
+  if (!result) return {};
+  const byHand = {[result.banker.name.replace("hand ", "")]: `banker ${signed(result.banker.delta)}`};
+  for (const player of result.players) byHand[player.name.replace("hand ", "")] = `${player.outcome} ${signed(player.delta)}`;
+  return byHand;
+}
+
+function signed(amount) {
+  return amount > 0 ? `+${amount}` : `${amount}`;
+}
+
+// One row per hand (index, codes, best ox or why not, win or loss) into tbody; the settlement in words.
+function showHands(tbody, settlementLine, scored) {
+  const results = outcomes(scored.settlement);
+  tbody.replaceChildren(...scored.hands.map((hand) => {
+    const row = document.createElement("tr");
+    row.className = hand.reading ? "read" : "unread";
+    row.append(text("td", hand.index), text("td", hand.codes.join(" ")),
+      text("td", hand.reading ? hand.reading.label : hand.problem, hand.reading ? "" : "problem"),
+      text("td", results[hand.index] || ""));
+    return row;
+  }));
+  if (!scored.hands.length) {
+    const row = document.createElement("tr");
+    const cell = text("td", "no hands in view", "problem");
+    cell.colSpan = 4;
+    row.append(cell);
+    tbody.append(row);
+  }
+  settlementLine.textContent = scored.settlement.problem ? `Not settled: ${scored.settlement.problem}`
+    : `Settled: the house takes ${scored.settlement.result.house}; next banker ${scored.settlement.result.next_banker}`;
+}

@@ -1,0 +1,107 @@
+"""The ``--source`` camera: a reader thread keeps only its newest frame, a task reads, steadies and annotates
+that frame in a worker thread, and every viewer of /v1/stream.mjpg is handed the newest annotated JPEG.
+
+At no step does anything queue: a frame that arrives while the last is still being read replaces
+the one waiting, and a slow viewer skips to the newest picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+from starlette.concurrency import run_in_threadpool
+
+from oxeye.service.latest import Latest
+from oxeye.service.live import LiveTable
+from oxeye.service.photo import annotated_jpeg
+
+log = logging.getLogger("oxeye.stream")
+FILE_FPS = 25.0  # a video file's pace when it does not say its own
+
+
+def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
+    """A camera index (digits), a video file or a stream URL, opened and its first frame read, and
+    whether it is a file (which loops); OSError saying what is wrong when it cannot be."""
+    is_file = not spec.isdigit() and "://" not in spec
+    if is_file and not Path(spec).is_file():
+        raise OSError(f"no such video file: {spec}")
+    # OpenCV's and FFmpeg's own warnings would be more lines on stderr: the OSError below says it once.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        capture = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
+        readable = capture.isOpened() and capture.read()[0]
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+    if not readable:
+        capture.release()
+        raise OSError(f"cannot read video from {spec!r}: not a camera index, video file or stream OpenCV can open")
+    if is_file:
+        capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+    return capture, is_file
+
+
+class Stream:
+    """One opened source, read and annotated while the app runs: ``jpegs`` holds the newest picture."""
+
+    def __init__(self, capture: cv2.VideoCapture, loops: bool, table: LiveTable) -> None:
+        self.capture, self.loops, self.table = capture, loops, table
+        self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if loops else 0.0  # a file plays at its own rate
+        self.jpegs: Latest[bytes] = Latest()
+        self._frames: Latest[np.ndarray] = Latest()
+        self._stop = threading.Event()
+        self._reader: threading.Thread | None = None
+        self._annotator: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Start reading and annotating (from the app's event loop, at startup)."""
+        loop = asyncio.get_running_loop()
+        self._reader = threading.Thread(target=self._read, args=(loop,), name="oxeye-source", daemon=True)
+        self._reader.start()
+        self._annotator = asyncio.create_task(self._annotate())
+
+    async def stop(self) -> None:
+        """Stop the reader thread and the annotating task, release the source and end every viewer's stream."""
+        self._stop.set()
+        if self._reader is not None:
+            await run_in_threadpool(self._reader.join, 5)
+        if self._annotator is not None:
+            self._annotator.cancel()
+        self.capture.release()
+        self.jpegs.close()
+
+    def _read(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The reader thread: hand each frame to the event loop, which keeps only the newest."""
+        while not self._stop.is_set():
+            ok, frame = self.capture.read()
+            if not ok and self.loops:
+                self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self.capture.read()
+            if not ok:
+                log.warning("the video source gave no more frames; the stream has ended")
+                break
+            loop.call_soon_threadsafe(self._frames.put, frame)
+            self._stop.wait(self.pace)
+        loop.call_soon_threadsafe(self._frames.close)
+
+    async def _annotate(self) -> None:
+        """Read, steady and annotate the newest frame, again and again, in a worker thread."""
+        seen = 0
+        while (newest := await self._frames.newer(seen)) is not None:
+            seen, frame = newest
+            try:
+                self.jpegs.put(await run_in_threadpool(self._picture, frame))
+            except Exception:  # one bad frame must not end the stream
+                log.exception("could not read frame %d of the video source", seen)
+        self.jpegs.close()
+
+    def _picture(self, frame: np.ndarray) -> bytes:
+        steady, scored = self.table.frame(frame)
+        return annotated_jpeg(frame, steady.reading, scored)

@@ -1,0 +1,136 @@
+"""The live WebSocket: frames answered in order, bad frames answered with an error, the newest frame
+answered first, and a hand scored only once it has settled."""
+
+from __future__ import annotations
+
+import threading
+from decimal import Decimal
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from oxeye.engine import Participant, settle
+from oxeye.service.app import create_app
+from oxeye.service.rules_files import load_rules
+from oxeye.service.settings import Settings
+from oxeye.vision.reading import Reading
+from readings import rows_reading
+
+BANKER = ["10S", "9H", "8D", "4C", "4H"]
+PLAYER = ["KS", "QH", "JD", "KC", "QD"]
+JPEG = cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()
+
+
+class Table:
+    """A stand-in detector that always reads the same two hands, whatever the frame."""
+
+    def read(self, image: np.ndarray) -> Reading:
+        return rows_reading([BANKER, PLAYER])
+
+
+class Gate:
+    """A detector whose first read waits until the test lets it go."""
+
+    def __init__(self, inner: Table) -> None:
+        self.inner, self.entered, self.release = inner, threading.Event(), threading.Event()
+
+    def read(self, image: np.ndarray) -> Reading:
+        if not self.entered.is_set():
+            self.entered.set()
+            assert self.release.wait(10)
+        return self.inner.read(image)
+
+
+@pytest.fixture()
+def client(tmp_path: Path, tiny: Path) -> TestClient:
+    settings = Settings(data_dir=tmp_path, model=tiny / "run" / "oxeye.onnx", max_upload_bytes=200_000,
+                        max_pixels=4_000_000, settle_frames=3)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def test_frames_are_answered_in_order(client: TestClient) -> None:
+    with client.websocket_connect("/v1/live?rules=niuniu") as socket:
+        answers = []
+        for _ in range(3):
+            socket.send_bytes(JPEG)
+            answers.append(socket.receive_json())
+    assert [(a["frame"], a["skipped"]) for a in answers] == [(1, 0), (2, 0), (3, 0)]
+    assert all({"ms", "width", "height", "items", "hands", "settlement"} <= a.keys() for a in answers)
+    assert (answers[0]["width"], answers[0]["height"]) == (320, 240) and answers[0]["ms"] >= 0
+
+
+def test_a_bad_frame_is_answered_with_an_error_and_the_socket_keeps_working(client: TestClient) -> None:
+    with client.websocket_connect("/v1/live") as socket:
+        errors = []
+        for send, message in ((socket.send_bytes, b"not a picture"), (socket.send_bytes, b"\xff\xd8" + bytes(300_000)),
+                              (socket.send_text, "hello")):
+            send(message)
+            errors.append(socket.receive_json())
+        socket.send_bytes(JPEG)
+        after = socket.receive_json()
+    assert [e["frame"] for e in errors] == [1, 2, 3]
+    assert "not an image" in errors[0]["error"] and "the limit is 200,000" in errors[1]["error"]
+    assert "binary message" in errors[2]["error"]
+    assert after["frame"] == 4 and "error" not in after and after["width"] == 320
+
+
+def test_the_newest_frame_is_answered_and_older_waiting_ones_are_skipped(client: TestClient) -> None:
+    gate = client.app.state.detector = Gate(Table())
+    with client.websocket_connect("/v1/live") as socket:
+        socket.send_bytes(JPEG)
+        assert gate.entered.wait(10)
+        for _ in range(9):  # sent while frame 1 is being read: each replaces the one waiting
+            socket.send_bytes(JPEG)
+        gate.release.set()
+        answers = [socket.receive_json()]
+        while answers[-1]["frame"] < 10:
+            answers.append(socket.receive_json())
+    numbers = [a["frame"] for a in answers]
+    assert numbers[0] == 1 and numbers == sorted(set(numbers))  # in order; the last one sent is always answered
+    assert len(answers) + sum(a["skipped"] for a in answers) == 10
+    assert len(answers) < 10
+
+
+def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -> None:
+    client.app.state.detector = Table()
+    with client.websocket_connect('/v1/live?rules=gnau&banker=0&stakes={"1": 10}') as socket:
+        answers = []
+        for _ in range(3):
+            socket.send_bytes(JPEG)
+            answers.append(socket.receive_json())
+    early, settled = answers[1], answers[2]
+    assert [h["settled"] for h in early["hands"]] == [False, False]
+    assert early["hands"][0]["reading"] is None and "2 of 3 frames" in early["hands"][0]["problem"]
+    assert early["settlement"]["result"] is None
+    assert [h["settled"] for h in settled["hands"]] == [True, True]
+    assert all(item["track"] is not None for item in settled["items"])
+    expected = settle(Participant("hand 0", BANKER), [Participant("hand 1", PLAYER, Decimal(10))], load_rules("gnau"))
+    assert settled["hands"][1]["reading"]["label"] == expected.players[0].evaluation.label
+    assert settled["settlement"]["result"]["players"][0]["delta"] == float(expected.players[0].delta)
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("banker=-1", "query.banker"),
+    ("rules=nope", "unknown rules preset 'nope'"),
+    ("stakes=[1]", "stakes must be"),
+    ("rules={not json", "not valid JSON"),
+])
+def test_a_bad_query_is_told_why_and_closed(client: TestClient, query: str, message: str) -> None:
+    with client.websocket_connect(f"/v1/live?{query}") as socket:
+        assert message in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 1008
+
+
+def test_no_model_is_told_and_there_is_no_stream_without_a_source(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path, model=tmp_path / "none.onnx"))) as client:
+        with client.websocket_connect("/v1/live") as socket:
+            assert "photo reading is unavailable" in socket.receive_json()["error"]
+        response = client.get("/v1/stream.mjpg")
+        assert response.status_code == 404 and "--source" in response.json()["error"]

@@ -1,0 +1,72 @@
+"""`oxeye serve --source`: a real server reads a video file and streams it annotated as MJPEG; a source
+that cannot be read is one line on stderr and exit status 2, before the service starts."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+
+from serving import OXEYE, free_port, start_server, stop_server
+
+
+def _video(path: Path, frames: int = 12) -> Path:
+    """A short MJPG .avi: a light card moving across a green table."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for i in range(frames):
+        image = np.full((240, 320, 3), (40, 90, 30), np.uint8)
+        cv2.rectangle(image, (40 + 5 * i, 60), (100 + 5 * i, 150), (240, 240, 240), -1)
+        writer.write(image)
+    writer.release()
+    return path
+
+
+def _parts(response: httpx.Response, wanted: int) -> list[bytes]:
+    """The first ``wanted`` JPEGs of a multipart/x-mixed-replace response."""
+    boundary = response.headers["content-type"].split("boundary=")[1].encode()
+    buffer, parts = b"", []
+    for chunk in response.iter_bytes():
+        buffer += chunk
+        while len(parts) < wanted and (end := buffer.find(b"\r\n\r\n")) >= 0:
+            head, rest = buffer[:end].decode(), buffer[end + 4:]
+            assert head.startswith(f"--{boundary.decode()}\r\n") and "Content-Type: image/jpeg" in head
+            length = int(head.split("Content-Length: ")[1])
+            if len(rest) < length + 2:
+                break
+            parts.append(rest[:length])
+            buffer = rest[length + 2:]
+        if len(parts) == wanted:
+            return parts
+    raise AssertionError(f"the stream ended after {len(parts)} pictures")
+
+
+def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", str(_video(tmp_path / "table.avi")),
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("multipart/x-mixed-replace")
+            pictures = _parts(response, 3)
+        for jpeg in pictures:
+            assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3)
+        assert len(set(pictures)) > 1  # the picture moves on (the file loops, the card moves)
+    finally:
+        stop_server(server)
+    log = server.stderr.read().decode()
+    assert "Application shutdown complete" in log and "Traceback" not in log, log  # the reader stopped cleanly
+
+
+def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
+    (tmp_path / "notes.avi").write_text("not a video")
+    for source, message in ((str(tmp_path / "missing.avi"), "no such video file"),
+                            (str(tmp_path / "notes.avi"), "cannot read video from"),
+                            (str(_video(tmp_path / "table.avi", 2)), "no model at")):
+        done = subprocess.run([OXEYE, "serve", "--port", str(free_port()), "--data", str(tmp_path), "--source", source,
+                               "--model", str(tmp_path / "none.onnx")], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr

@@ -1,0 +1,74 @@
+"""Steadying readings across frames, on constructed readings: tracks hold, flicker is voted out, hands settle."""
+
+from __future__ import annotations
+
+from oxeye.vision.reading import LOW_CONFIDENCE, Reading
+from oxeye.vision.steady import Steadier
+from readings import rows_reading
+
+BANKER = ["KS", "QH", "JD", "KC", "QD"]
+PLAYER = ["3S", "6H", "8D", "4C", "8H"]
+
+
+def test_items_keep_their_track_from_frame_torows_reading() -> None:
+    steadier = Steadier()
+    first = steadier.update(rows_reading([BANKER, PLAYER]))
+    assert None not in first.tracks and len(set(first.tracks)) == 10
+    for shift in (2.0, 4.0, 5.0):
+        later = steadier.update(rows_reading([BANKER, PLAYER], shift))
+        assert later.tracks == first.tracks
+    assert [h["codes"] for h in later.to_json()["hands"]] == [BANKER, PLAYER]
+    assert {"track"} <= later.to_json()["items"][0].keys() and {"settled", "streak"} <= later.to_json()["hands"][0].keys()
+
+
+def test_a_hand_settles_after_n_identical_frames() -> None:
+    steadier = Steadier(settle_frames=3)
+    states = [steadier.update(rows_reading([BANKER, PLAYER])) for _ in range(4)]
+    assert [s.settled for s in states] == [[False, False], [False, False], [True, True], [True, True]]
+    assert states[-1].streaks == [4, 4]
+
+
+def test_a_flickering_code_is_voted_out_and_the_hand_stays_settled() -> None:
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    misread = steadier.update(rows_reading([BANKER, ["3S", "6H", "9D", "4C", "8H"]]))
+    assert misread.reading.hands[1].codes == PLAYER and misread.settled == [True, True]
+    assert misread.reading.items[7].rival == "9D"  # the frame's own read is kept as the rival
+    assert steadier.update(rows_reading([BANKER, PLAYER])).settled == [True, True]
+
+
+def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    swapped = ["3S", "6H", "8D", "4C", "9H"]
+    states = [steadier.update(rows_reading([BANKER, swapped])) for _ in range(6)]
+    # Of the last five reads, the new card outweighs the old from the third frame on.
+    assert [s.reading.hands[1].codes[-1] for s in states] == ["8H", "8H", "9H", "9H", "9H", "9H"]
+    assert [s.settled[1] for s in states] == [True, True, False, False, True, True]
+    assert all(s.settled[0] for s in states)  # the other hand never moved
+
+
+def test_an_item_not_yet_tracked_keeps_its_hand_unsettled() -> None:
+    steadier = Steadier(settle_frames=2)
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER[:4]]))
+    dealt = steadier.update(rows_reading([BANKER, PLAYER]))  # the fifth card appears: ByteTrack confirms it next frame
+    assert dealt.tracks[-1] is None and dealt.settled == [True, False]
+    assert [steadier.update(rows_reading([BANKER, PLAYER])).settled[1] for _ in range(3)] == [False, True, True]
+
+
+def test_a_doubt_that_persists_is_kept_and_a_passing_one_is_not() -> None:
+    steadier = Steadier()
+    steadier.update(rows_reading([BANKER]))
+    once = steadier.update(rows_reading([BANKER], flags={"QH": LOW_CONFIDENCE}))
+    assert once.reading.items[1].flag is None
+    for _ in range(3):
+        doubted = steadier.update(rows_reading([BANKER], flags={"QH": LOW_CONFIDENCE}))
+    assert doubted.reading.items[1].flag == LOW_CONFIDENCE
+
+
+def test_an_empty_frame_is_fine() -> None:
+    steady = Steadier().update(Reading(640, 480))
+    assert steady.to_json() == {"width": 640, "height": 480, "items": [], "hands": []}

@@ -1,0 +1,117 @@
+"""Steadying a camera's readings across frames: items tracked, codes voted, hands settled.
+
+One frame's reading flickers: a code misread for a frame, an item missed for a frame. Items are
+followed from frame to frame by supervision's ByteTrack (boxes and scores only: no game rules
+here); each track's code is the confidence-weighted vote of its last few reads; and a hand is
+settled once it has held the same tracked items with the same voted codes for ``settle_frames``
+frames in a row, so that a score is given only for a hand that has stopped moving.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter, deque
+from dataclasses import dataclass, replace
+
+import numpy as np
+import supervision as sv
+
+from oxeye.vision.reading import Hand, Item, Reading
+
+SETTLE_FRAMES = 5  # frames a hand must read the same before it counts as settled
+VOTES = 5  # the last reads of a track that vote on its code
+LOST_FRAMES = 30  # a track unseen for longer is forgotten (ByteTrack's own buffer)
+# ByteTrack starts tracks only above this + 0.1: low enough that every item the detector reports
+# (its confidence is at least detector.CONF, 0.25) can start one.
+TRACK_FROM = 0.15
+
+Read = tuple[str, float, str | None]  # code, confidence, flag
+
+
+@dataclass
+class Steady:
+    """A frame's reading with voted codes, each item's track id (None: not tracked yet) and each hand's state."""
+
+    reading: Reading
+    tracks: list[int | None]
+    settled: list[bool]  # by hand, in ``reading.hands`` order
+    streaks: list[int]  # frames in a row each hand has read the same
+    settle_frames: int  # the streak that settles a hand
+
+    def to_json(self) -> dict[str, object]:
+        """``Reading.to_json`` with ``track`` on every item and ``settled`` and ``streak`` on every hand."""
+        data = self.reading.to_json()
+        for item, track in zip(data["items"], self.tracks):
+            item["track"] = track
+        for hand, settled, streak in zip(data["hands"], self.settled, self.streaks):
+            hand["settled"], hand["streak"] = settled, streak
+        return data
+
+
+class Steadier:
+    """The state kept over one camera's frames; feed it every frame's reading, in order."""
+
+    def __init__(self, settle_frames: int = SETTLE_FRAMES, votes: int = VOTES) -> None:
+        with warnings.catch_warnings():
+            # supervision 0.31 moves ByteTrack to the `trackers` package, whose wheel needs the GUI
+            # build of OpenCV; pyproject.toml keeps supervision below 0.31 until that changes.
+            warnings.simplefilter("ignore", FutureWarning)
+            self._tracker = sv.ByteTrack(track_activation_threshold=TRACK_FROM, lost_track_buffer=LOST_FRAMES)
+        self.settle_frames, self.votes = settle_frames, votes
+        self._reads: dict[int, deque[Read]] = {}
+        self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
+        self._streaks: dict[tuple[tuple[int, str], ...], int] = {}
+        self._frame = 0
+
+    def update(self, reading: Reading) -> Steady:
+        """This frame steadied by the ones before it."""
+        self._frame += 1
+        tracks = self._track(reading.items)
+        items = [self._vote(item, track) for item, track in zip(reading.items, tracks)]
+        hands = [replace(hand, codes=[items[i].code for i in hand.items]) for hand in reading.hands]
+        keys = [self._key(hand, tracks) for hand in hands]
+        self._streaks = {key: self._streaks.get(key, 0) + 1 for key in keys if key is not None}
+        streaks = [0 if key is None else self._streaks[key] for key in keys]
+        self._forget()
+        return Steady(Reading(reading.width, reading.height, items, hands), tracks,
+                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames)
+
+    def _track(self, items: list[Item]) -> list[int | None]:
+        """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time."""
+        boxes = np.array([item.box for item in items], dtype=np.float32).reshape(-1, 4)
+        found = sv.Detections(xyxy=boxes, confidence=np.array([item.confidence for item in items], np.float32),
+                                 data={"item": np.arange(len(items))})
+        tracked = self._tracker.update_with_detections(found)
+        tracks: list[int | None] = [None] * len(items)
+        for index, track in zip(tracked.data.get("item", []), tracked.tracker_id):
+            tracks[int(index)] = int(track)
+        return tracks
+
+    def _vote(self, item: Item, track: int | None) -> Item:
+        """The item with its track's voted code, that code's mean confidence and its most common flag."""
+        if track is None:
+            return item
+        reads = self._reads.setdefault(track, deque(maxlen=self.votes))
+        reads.append((item.code, item.confidence, item.flag))
+        self._seen[track] = self._frame
+        weight: Counter[str] = Counter()
+        for code, confidence, _ in reads:
+            weight[code] += confidence
+        code = max(weight, key=weight.__getitem__)
+        agreeing = [read for read in reads if read[0] == code]
+        flag = Counter(read[2] for read in agreeing).most_common(1)[0][0]
+        rival = item.rival if code == item.code else item.code
+        return replace(item, code=code, confidence=weight[code] / len(agreeing), flag=flag, rival=rival)
+
+    @staticmethod
+    def _key(hand: Hand, tracks: list[int | None]) -> tuple[tuple[int, str], ...] | None:
+        """What must stay the same for the hand to settle: its tracked items and their codes."""
+        held = [(tracks[i], code) for i, code in zip(hand.items, hand.codes)]
+        if any(track is None for track, _ in held):
+            return None
+        return tuple(sorted(held))  # type: ignore[arg-type]
+
+    def _forget(self) -> None:
+        """Drop the reads of tracks ByteTrack has given up on."""
+        for track in [t for t, frame in self._seen.items() if self._frame - frame > LOST_FRAMES]:
+            del self._seen[track], self._reads[track]
