@@ -179,6 +179,16 @@ def test_the_classifier_names_boxes_drops_bare_table_and_flags_doubt() -> None:
     assert items[2].confidence == pytest.approx(0.3)
 
 
+def test_an_item_inside_a_surer_one_of_its_kind_is_that_item_seen_twice() -> None:
+    boxes = np.array([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], np.float32)
+    found = Detections(boxes, np.array([0.9, 0.8, 0.8, 0.7], np.float32), np.zeros(4, np.int64),
+                       np.zeros(4, np.float32), np.zeros(4, np.int64))
+    probabilities = np.zeros((4, len(CROP_CLASSES)), np.float32)
+    for row, code in enumerate(("QH", "QS", "6-6", "QH")):  # a part named otherwise; a tile on it; a twin apart
+        probabilities[row, CROP_CLASSES.index(code)] = 0.95
+    assert [i.code for i in name_items(found, probabilities, CROP_CLASSES)] == ["QH", "6-6", "QH"]
+
+
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Generated photos whose per-image JSON says which items form which hand."""
