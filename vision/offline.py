@@ -77,6 +77,7 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     os.environ.update({"YOLO_OFFLINE": "1", "YOLO_AUTOINSTALL": "0", "YOLO_CONFIG_DIR": str(config_dir),
                        "YOLO_VERBOSE": os.environ.get("YOLO_VERBOSE", "False")})
     _install_font(config_dir)
+    threads = int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
     if not _SHIM and not _torchvision_extension_loads():
         _install_nms_shim()
         import torchvision.extension
@@ -86,8 +87,9 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     from PIL import Image
     from ultralytics.utils import patches, torch_utils
 
-    # ultralytics trains on the CPU with one thread fewer than there are cores: 1 of the 2 here.
-    torch_utils.NUM_THREADS = os.cpu_count() or 1
+    # ultralytics trains on the CPU with one thread fewer than there are cores (1 of the 2 here):
+    # use them all, or as many as OMP_NUM_THREADS said before ultralytics set it to 1.
+    torch_utils.NUM_THREADS = threads
 
     # Importing ultralytics replaces PIL.Image.open for the whole process with one that, on a file Pillow
     # cannot identify, tries to pip-install pi-heif: put Pillow's own back (no run-time installs here).
