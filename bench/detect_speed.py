@@ -11,8 +11,6 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
-
 from bench.frames import table_photo
 from bench.timing import median_seconds
 from oxeye.models import DEFAULT_MODEL
@@ -40,9 +38,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         parser.error(f"no model at {onnx}: train one (see models/MODEL_CARD.md) or pass --model")
     shipped = onnx.resolve() == DEFAULT_MODEL.resolve()
 
-    from oxeye.vision.classifier import CLASSIFIER_NAME
-    from oxeye.vision.crop_net import to_tensor
-    from oxeye.vision.crops import crop
+    from oxeye.vision.classifier import CLASSIFIER_WEIGHTS
+    from oxeye.vision.crops import crop_batch
     from oxeye.vision.detector import Detector
     from oxeye.vision.offline import ultralytics_offline
 
@@ -56,14 +53,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     torch.set_num_threads(2)
     reference = YOLO(str(onnx.with_suffix(".pt")))
-    namer = _torch_classifier(onnx.with_name(CLASSIFIER_NAME).with_suffix(".pt")) if detector.classifier else None
+    namer = _torch_classifier(onnx.with_name(CLASSIFIER_WEIGHTS)) if detector.classifier else None
 
     def theirs() -> None:
         found = reference.predict(frame, imgsz=detector.size, conf=0.25, iou=0.7, verbose=False)[0]
         if namer is not None and len(found.boxes):
-            crops = np.stack([crop(frame, box, detector.classifier.size) for box in found.boxes.xyxy.numpy()])
+            crops = crop_batch(frame, found.boxes.xyxy.numpy(), detector.classifier.size)
             with torch.no_grad():
-                namer(to_tensor(np.ascontiguousarray(crops[..., ::-1]))).softmax(dim=1)
+                namer(torch.from_numpy(crops)).softmax(dim=1)
 
     theirs_s = median_seconds(theirs, args.repeats)
     result = {"model": str(onnx), "shipped": shipped, "imgsz": detector.size, "frame": "1280x720",

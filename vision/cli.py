@@ -27,8 +27,10 @@ def _train_classifier(args: argparse.Namespace) -> int:
 
     config = ClassifierConfig(args.data, args.out, args.imgsz, args.epochs, args.batch, args.per_class,
                               args.val_fraction, args.seed)
+    from oxeye.vision.classifier import CLASSIFIER_NAME
+
     figures = train_classifier(config)
-    print(f"trained: {args.out / 'oxeye-cls.onnx'} ({figures['val_accuracy']:.2%} of {figures['val_crops']} "
+    print(f"trained: {args.out / CLASSIFIER_NAME} ({figures['val_accuracy']:.2%} of {figures['val_crops']} "
           f"validation crops named right)")
     return 0
 

@@ -15,6 +15,8 @@ import torch
 from torch import nn
 from torch.nn import functional
 
+from oxeye.vision.crops import to_blob
+
 WIDTHS = (24, 48, 96, 192)  # channels per stage; each stage halves the resolution, then refines once
 
 
@@ -55,8 +57,8 @@ def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
 
 
 def to_tensor(images: np.ndarray) -> torch.Tensor:
-    """uint8 RGB NHWC crops -> float NCHW in [0, 1], as ``vision.crops.crop_batch`` feeds the ONNX model."""
-    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div(255.0)
+    """BGR uint8 NHWC crops as the network takes them: ``vision.crops.to_blob``, which serving uses too."""
+    return torch.from_numpy(to_blob(images))
 
 
 def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, batch: int, seed: int,

@@ -27,7 +27,13 @@ def crop(image: np.ndarray, box: tuple[float, float, float, float] | np.ndarray,
     return cv2.resize(part, (size, size), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
 
 
+def to_blob(crops: np.ndarray) -> np.ndarray:
+    """BGR uint8 crops (N, H, W, 3) as the classifier takes them, in training and serving alike:
+    float32 RGB (N, 3, H, W) in [0, 1]."""
+    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
 def crop_batch(image: np.ndarray, boxes: np.ndarray, size: int) -> np.ndarray:
-    """The crops of ``boxes`` as one float32 RGB NCHW batch in [0, 1], as ultralytics classifies."""
-    batch = np.stack([crop(image, box, size) for box in boxes]) if len(boxes) else np.zeros((0, size, size, 3), np.uint8)
-    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+    """The crops of ``boxes`` as one classifier input (see ``to_blob``)."""
+    return to_blob(np.stack([crop(image, box, size) for box in boxes]) if len(boxes)
+                   else np.zeros((0, size, size, 3), np.uint8))

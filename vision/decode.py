@@ -46,11 +46,16 @@ def candidates(output: np.ndarray, conf: float) -> Detections:
                       rivals.astype(np.float32), top_two[-1])
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Intersection over union of every box in ``a`` (N, 4) with every box in ``b`` (M, 4)."""
+def intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Area shared by every box in ``a`` (N, 4) with every box in ``b`` (M, 4): (N, M)."""
     top_left = np.maximum(a[:, None, :2], b[None, :, :2])
     bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod((bottom_right - top_left).clip(0), axis=2)
+    return np.prod((bottom_right - top_left).clip(0), axis=2)
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of every box in ``a`` (N, 4) with every box in ``b`` (M, 4)."""
+    inter = intersections(a, b)
     area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
     area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
     return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)

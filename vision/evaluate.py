@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision.classes import CLASS_ID, LABEL_MODES, label_classes
-from oxeye.vision.decode import iou_matrix
+from oxeye.vision.decode import intersections, iou_matrix
 from oxeye.vision.detector import Detector, read_image
 from oxeye.vision.reading import Reading
 
@@ -37,9 +37,7 @@ def _matches(truth: np.ndarray, found: np.ndarray) -> list[list[int]]:
     if not len(truth) or not len(found):
         return [[] for _ in truth]
     ious = iou_matrix(truth, found)
-    inter = np.prod((np.minimum(truth[:, None, 2:], found[None, :, 2:]) -
-                     np.maximum(truth[:, None, :2], found[None, :, :2])).clip(0), axis=2)
-    inside = inter / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
+    inside = intersections(truth, found) / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
     owner = np.where(ious.max(axis=0) >= MATCH_IOU, ious.argmax(axis=0), np.where(inside.max(axis=0) >= 0.9,
                                                                                  inside.argmax(axis=0), -1))
     return [list(np.flatnonzero(owner == t)) for t in range(len(truth))]
@@ -50,7 +48,7 @@ def label_mode(names: tuple[str, ...]) -> str:
     return next(mode for mode in LABEL_MODES if label_classes(mode) == names)
 
 
-def map50_95(model: Path, data: Path, mode: str) -> float:
+def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> float:
     """mAP50-95 of the raw detector on every image of a build, by ultralytics val on the ONNX model."""
     from oxeye.vision.offline import ultralytics_offline
     from oxeye.vision.train import prepare_dataset
@@ -62,8 +60,7 @@ def map50_95(model: Path, data: Path, mode: str) -> float:
         yaml = prepare_dataset(data, Path(scratch), mode, 0.5)
         text = yaml.read_text().replace("val: images/val", "val: [images/train, images/val]")
         yaml.write_text(text)
-        detector = Detector(model)
-        metrics = YOLO(str(model), task="detect").val(data=str(yaml), imgsz=detector.size, batch=1, conf=0.001,
+        metrics = YOLO(str(model), task="detect").val(data=str(yaml), imgsz=imgsz, batch=1, conf=0.001,
                                                         iou=0.7, plots=False, verbose=False, device="cpu")
     return float(metrics.box.map)
 
@@ -171,7 +168,7 @@ def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, obj
     result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
     if data is not None:
         result["synthetic"] = {"map50_95": pipeline_map50_95(detector, data),
-                               "detector_map50_95": map50_95(model, data, result["label_mode"]),
+                               "detector_map50_95": map50_95(model, data, result["label_mode"], detector.size),
                                **synthetic(detector, data)}
         if detector.classifier is not None:
             result["synthetic"]["naming_accuracy_on_true_boxes"] = naming(detector, data)

@@ -11,7 +11,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from oxeye.vision.classes import CLASS_ID, CORNER_SUFFIX, label_classes
+from oxeye.vision.classes import CORNER_SUFFIX, label_classes
 
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CROP_CLASSES
-from oxeye.vision.classifier import CLASSIFIER_NAME
+from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import crop
 from oxeye.vision.decode import iou_matrix
 
@@ -107,11 +107,11 @@ def prepare_crops(source: Path, target: Path, size: int, per_class: int, val_fra
 
 
 def _load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Every crop of a split as uint8 RGB NHWC, with its index in ``CROP_CLASSES``."""
+    """Every crop of a split as uint8 BGR NHWC (as ``crop`` cuts them), with its index in ``CROP_CLASSES``."""
     images, labels = [], []
     for index, name in enumerate(CROP_CLASSES):
         for path in sorted((folder / name).glob("*.png")):
-            images.append(cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB))
+            images.append(cv2.imread(str(path), cv2.IMREAD_COLOR))
             labels.append(index)
     return np.stack(images), np.asarray(labels, np.int64)
 
@@ -155,6 +155,6 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
                "train_crops": len(images), "val_crops": len(val_images)}
     config.out.mkdir(parents=True, exist_ok=True)
     torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
-               config.out / "oxeye-cls.pt")
+               config.out / CLASSIFIER_WEIGHTS)
     _export(model, config.imgsz, config.out / CLASSIFIER_NAME)
     return figures
