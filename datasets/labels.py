@@ -27,6 +27,11 @@ def _quad(matrix: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
     return cv2.perspectiveTransform(pts, matrix).reshape(4, 2)
 
 
+def _point(matrix: np.ndarray, point: tuple[float, float]) -> np.ndarray:
+    """A face-pixel point through a homography, wherever it lands (inside the image or not)."""
+    return cv2.perspectiveTransform(np.array([[point]], np.float64), matrix).reshape(2)
+
+
 def _visible_in(quad: np.ndarray, owned: np.ndarray) -> float:
     """Fraction of a quad's area whose pixels the item owns (parts outside the image count as hidden)."""
     area = abs(cv2.contourArea(quad.astype(np.float32)))
@@ -68,10 +73,12 @@ def scene_labels(scene: Scene) -> list[dict[str, object]]:
         contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
         polygons = [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).tolist() for c in contours]
         corner_boxes = []
-        for q, seen in zip(corners, corner_visible):
+        for box, q, seen in zip(item.face.index_boxes, corners, corner_visible):
             lo = np.clip(q.min(axis=0), 0, (width, height))
             hi = np.clip(q.max(axis=0), 0, (width, height))
-            corner_boxes.append({"box": _rounded(np.concatenate([lo, hi])), "visible": round(seen, 3)})
+            centre = _point(item.matrix, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            corner_boxes.append({"box": _rounded(np.concatenate([lo, hi])), "centre": _rounded(centre),
+                                 "visible": round(seen, 3)})
         records.append({
             "code": item.face.code,
             "class_id": CLASS_ID[item.face.code],

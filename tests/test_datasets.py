@@ -59,6 +59,12 @@ def test_labels_agree_with_the_drawing(built: Path) -> None:
             assert (pts.min(axis=0) >= (x1, y1)).all() and (pts.max(axis=0) < (x2, y2)).all()
             assert image[y1:y2, x1:x2].std() > 1
             assert len(item["outline"]) == 4 and len(item["corner_boxes"]) == 2
+            for corner in item["corner_boxes"]:  # the centre of an index (or half) lies inside it
+                bx1, by1, bx2, by2 = corner["box"]
+                if 0 < bx1 and 0 < by1 and bx2 < w and by2 < h:  # not cut by the image's edge
+                    assert bx1 < corner["centre"][0] < bx2 and by1 < corner["centre"][1] < by2
+            a, b = (np.array(c["centre"]) for c in item["corner_boxes"])  # the two lie on opposite ends
+            assert np.linalg.norm(a - b) > 0.3 * np.linalg.norm(np.subtract(item["outline"][0], item["outline"][2]))
             if item["kind"] == "card":
                 assert max(c["visible"] for c in item["corner_boxes"]) >= 0.6 or item["visible_fraction"] >= 0.6
             else:
