@@ -2,7 +2,7 @@
 
 Uses the shipped model (models/oxeye.onnx and .pt, with the classifier oxeye-cls.onnx and .pt beside
 them) or --model. For a two-stage model the reference is ultralytics predict on the detector's .pt,
-then the classifier's .pt in torch over the same crops. Run: python -m bench.detect_speed
+then the classifier's .pt in torch over the crops at the keypoints it found. Run: python -m bench.detect_speed
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         parser.error(f"no model at {onnx}: train one (see models/MODEL_CARD.md) or pass --model")
     shipped = onnx.resolve() == DEFAULT_MODEL.resolve()
 
-    from oxeye.vision.classifier import CLASSIFIER_WEIGHTS
-    from oxeye.vision.crops import crop_batch
+    from oxeye.vision.classifier import CLASSIFIER_WEIGHTS, detection_crops
+    from oxeye.vision.crops import to_blob
     from oxeye.vision.detector import Detector
     from oxeye.vision.offline import ultralytics_offline
 
@@ -58,9 +58,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     def theirs() -> None:
         found = reference.predict(frame, imgsz=detector.size, conf=0.25, iou=0.7, verbose=False)[0]
         if namer is not None and len(found.boxes):
-            crops = crop_batch(frame, found.boxes.xyxy.numpy(), detector.classifier.size)
+            crops = detection_crops(frame, found.boxes.cls.numpy(), found.keypoints.data.numpy(),
+                                    detector.classifier.size)
             with torch.no_grad():
-                namer(torch.from_numpy(crops)).softmax(dim=1)
+                namer(torch.from_numpy(to_blob(crops))).softmax(dim=1)
 
     theirs_s = median_seconds(theirs, args.repeats)
     result = {"model": str(onnx), "shipped": shipped, "imgsz": detector.size, "frame": "1280x720",

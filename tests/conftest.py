@@ -32,9 +32,9 @@ TINY_CROP = 32
 
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 64-image build, a one-epoch yolov8n trained on it at 160 px to find cards and tiles, and a
-    one-epoch classifier naming its crops (about 30 s on 2 cores): a real exported two-stage model
-    for the plumbing, which reads nothing well."""
+    """A 64-image build, a one-epoch yolov8n-pose trained on it at 160 px to find cards and tiles and
+    their keypoints, and a one-epoch classifier naming its keypoint crops (about 30 s on 2 cores): a
+    real exported two-stage model for the plumbing, which reads nothing well."""
     from scenes import build_scenes
 
     root = tmp_path_factory.mktemp("tiny")

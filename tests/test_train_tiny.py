@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from oxeye.service.cli import main
-from oxeye.vision.classes import CLASSES, CROP_CLASSES, KINDS
+from oxeye.vision.classes import CLASSES, CROP_CLASSES, KEYPOINTS, KINDS
 from conftest import TINY_CROP, TINY_IMAGES
 from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
@@ -26,14 +26,17 @@ def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
         f"{n:06d}.jpg" for n in range(9, TINY_IMAGES, 10)]
     detector = Detector(run / "oxeye.onnx")
     assert detector.size == IMGSZ and detector.stride == 32 and detector.names == KINDS
-    assert detector.classifier.size == TINY_CROP and set(detector.classifier.names) == set(CROP_CLASSES)
+    assert detector.keypoints == KEYPOINTS
+    assert detector.classifier.size == TINY_CROP and detector.classifier.names == CROP_CLASSES
+    found = detector.detect(np.zeros((224, 320, 3), np.uint8), conf=0.0)
+    assert found.keypoints.shape == (len(found), KEYPOINTS, 3)
 
 
 def test_the_classifier_trains_on_every_class_and_validates_on_every_class(tiny: Path) -> None:
-    crops = tiny / "run" / "crops"
     for split in ("train", "val"):
-        assert sorted(p.name for p in (crops / split).iterdir()) == sorted(CROP_CLASSES)
-        assert all(any(folder.iterdir()) for folder in (crops / split).iterdir())
+        crops = np.load(tiny / "run" / "crops" / f"{split}.npz")
+        assert crops["images"].shape[1:] == (TINY_CROP, TINY_CROP, 3) and len(crops["images"]) == len(crops["labels"])
+        assert sorted(set(crops["labels"].tolist())) == list(range(len(CROP_CLASSES)))
 
 
 def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
@@ -64,21 +67,25 @@ def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:
             padded = LetterBox((IMGSZ, IMGSZ), auto=bool(stride), stride=stride or 32)(image=image)
             assert np.array_equal(np.rint(blob[0] * 255).astype(np.uint8), padded[:, :, ::-1].transpose(2, 0, 1))
     # A one-epoch model scores nearly the same everywhere (ties), so the NMS is compared on a
-    # structured random output instead: 30 objects, each seen by about a dozen jittered anchors.
+    # structured random output instead: 30 objects, each seen by about a dozen jittered anchors,
+    # with many classes, or with two classes and two keypoints riding along (as a pose model).
     rng = np.random.default_rng(5)
-    objects = rng.uniform([20, 20, 8, 8], [140, 140, 60, 60], size=(30, 4))
-    owner = rng.integers(0, 30, size=400)
-    output = np.zeros((1, 4 + len(CLASSES), 400), dtype=np.float32)
-    output[0, :4] = (objects[owner] * rng.uniform(0.9, 1.1, size=(400, 4))).T
-    output[0, 4:] = rng.uniform(0, 0.2, size=(len(CLASSES), 400))
-    strong = rng.integers(0, len(CLASSES), size=(30, 2))[owner]
-    output[0, 4 + strong[:, 0], np.arange(400)] = rng.uniform(0.2, 0.95, size=400)
-    output[0, 4 + strong[:, 1], np.arange(400)] = rng.uniform(0.1, 0.6, size=400)
-    ours = decode(output, conf=0.25, iou=0.7)
-    theirs = non_max_suppression(torch.from_numpy(output), conf_thres=0.25, iou_thres=0.7)[0].numpy()
-    assert len(ours) == len(theirs) > 30
-    assert np.allclose(ours.boxes, theirs[:, :4], atol=1e-3) and np.allclose(ours.scores, theirs[:, 4])
-    assert ours.class_ids.tolist() == theirs[:, 5].astype(int).tolist()
+    for classes, keypoints in ((len(CLASSES), 0), (len(KINDS), KEYPOINTS)):
+        objects = rng.uniform([20, 20, 8, 8], [140, 140, 60, 60], size=(30, 4))
+        owner = rng.integers(0, 30, size=400)
+        output = np.zeros((1, 4 + classes + 3 * keypoints, 400), dtype=np.float32)
+        output[0, :4] = (objects[owner] * rng.uniform(0.9, 1.1, size=(400, 4))).T
+        output[0, 4:4 + classes] = rng.uniform(0, 0.2, size=(classes, 400))
+        output[0, 4 + classes:] = rng.uniform(-10, 170, size=(3 * keypoints, 400))
+        strong = rng.integers(0, classes, size=(30, 2))[owner]
+        output[0, 4 + strong[:, 0], np.arange(400)] = rng.uniform(0.2, 0.95, size=400)
+        output[0, 4 + strong[:, 1], np.arange(400)] = rng.uniform(0.1, 0.6, size=400)
+        ours = decode(output, conf=0.25, iou=0.7, keypoints=keypoints)
+        theirs = non_max_suppression(torch.from_numpy(output), conf_thres=0.25, iou_thres=0.7, nc=classes)[0].numpy()
+        assert len(ours) == len(theirs) > 20
+        assert np.allclose(ours.boxes, theirs[:, :4], atol=1e-3) and np.allclose(ours.scores, theirs[:, 4])
+        assert ours.class_ids.tolist() == theirs[:, 5].astype(int).tolist()
+        assert np.allclose(ours.keypoints.reshape(len(ours), -1), theirs[:, 6:])
 
 
 def test_detect_json_follows_the_contract_without_torch(tiny: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
 from oxeye.vision.classifier import name_items
 from oxeye.vision.corners import collapse
-from oxeye.vision.crops import MARGIN, crop, crop_batch
+from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
@@ -34,7 +34,7 @@ def _output(rows: list[tuple[float, float, float, float, int, float]], classes: 
 def _detections(rows: list[tuple[float, float, float, float, str, float]]) -> Detections:
     return Detections(np.array([r[:4] for r in rows], dtype=np.float32), np.array([r[5] for r in rows], np.float32),
                       np.array([NAMES.index(r[4]) for r in rows]), np.zeros(len(rows), np.float32),
-                      np.zeros(len(rows), dtype=np.int64))
+                      np.zeros(len(rows), dtype=np.int64), np.zeros((len(rows), 0, 3), np.float32))
 
 
 def test_letterbox_maps_boxes_back_to_the_frame() -> None:
@@ -126,7 +126,7 @@ def test_reading_json_holds_the_contract() -> None:
 
 
 def test_label_modes_name_corner_classes_after_the_items() -> None:
-    assert label_classes("kinds") == ("card", "tile") and label_classes("items") == CLASSES
+    assert label_classes("pose") == ("card", "tile") and label_classes("items") == CLASSES
     assert len(label_classes("corners")) == 52 + 21 and label_classes("corners")[0] == "AS/corner"
     assert label_classes("both")[len(CLASSES)] == "AS/corner"
     with pytest.raises(ValueError, match="label mode"):
@@ -136,8 +136,11 @@ def test_label_modes_name_corner_classes_after_the_items() -> None:
 def test_label_text_per_mode() -> None:
     meta = {"width": 100, "height": 200, "items": [
         {"code": "KD", "kind": "card", "box": [10, 20, 30, 60],
-         "corner_boxes": [{"box": [10, 20, 14, 30], "visible": 1.0}, {"box": [26, 50, 30, 60], "visible": 0.2}]},
-        {"code": "6-6", "kind": "tile", "box": [50, 50, 70, 90], "corner_boxes": []}]}
+         "corner_boxes": [{"box": [26, 50, 30, 60], "centre": [28, 55], "visible": 0.2},
+                          {"box": [10, 20, 14, 30], "centre": [12, 25], "visible": 1.0}]},
+        {"code": "6-6", "kind": "tile", "box": [50, 50, 70, 90],
+         "corner_boxes": [{"box": [50, 50, 70, 70], "centre": [60, 60], "visible": 1.0},
+                          {"box": [50, 70, 70, 90], "centre": [60, 220], "visible": 1.0}]}]}
     items = label_text(meta, "items").splitlines()
     assert [line.split()[0] for line in items] == [str(CLASS_ID["KD"]), str(CLASS_ID["6-6"])]
     assert items[0].split()[1:] == ["0.200000", "0.200000", "0.200000", "0.200000"]
@@ -145,48 +148,80 @@ def test_label_text_per_mode() -> None:
     assert [label_classes("corners")[c] for c in corners] == ["KD/corner", "6-6"]
     both = [int(line.split()[0]) for line in label_text(meta, "both").splitlines()]
     assert [NAMES[c] for c in both] == ["KD", "KD/corner", "6-6"]
-    kinds = label_text(meta, "kinds").splitlines()
-    assert [line.split()[0] for line in kinds] == ["0", "1"] and kinds[0].split()[1:] == items[0].split()[1:]
+    # pose: the kind's box, then each keypoint (x y visibility), the upper one first; the covered
+    # index is a keypoint all the same, one outside the image is unlabelled
+    pose = [line.split() for line in label_text(meta, "pose").splitlines()]
+    assert [line[0] for line in pose] == ["0", "1"] and pose[0][1:5] == items[0].split()[1:]
+    assert pose[0][5:] == ["0.120000", "0.125000", "2", "0.280000", "0.275000", "2"]
+    assert pose[1][5:] == ["0.600000", "0.300000", "2", "0", "0", "0"]
 
 
-def test_a_crop_is_its_box_with_a_margin_stretched_to_a_square() -> None:
-    image = np.zeros((200, 300, 3), np.uint8)
-    image[50:150, 100:150] = 255  # a white card 50 wide, 100 tall
-    square = crop(image, (100, 50, 150, 150), 32)
-    assert square.shape == (32, 32, 3)
-    border = round(32 * MARGIN / (1 + 2 * MARGIN))  # the margin shows as dark table on every side
-    assert square[border + 1:-border - 1, border + 1:-border - 1].min() > 200
-    assert square[0].max() < 60 and square[:, 0].max() < 60
-    assert crop(image, (290, 190, 400, 400), 16).shape == (16, 16, 3)  # partly outside: clipped
-    assert not crop(image, (400, 400, 500, 500), 16).any()  # wholly outside: blank
-    batch = crop_batch(image, np.array([[100, 50, 150, 150], [0, 0, 10, 10]], np.float32), 32)
-    assert batch.shape == (2, 3, 32, 32) and batch.dtype == np.float32 and 0.7 < batch[0].max() <= 1.0
+def test_a_keypoint_crop_is_centred_turned_and_scaled_by_the_two_keypoints() -> None:
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[100:110, 200:210] = (0, 0, 255)  # a red mark at (205, 105) and a green one 100 px to its right
+    image[100:110, 300:310] = (0, 255, 0)
+    levels = pyramid(image)
+    assert [level.shape[:2] for level in levels] == [(400, 600), (200, 300), (100, 150), (50, 75)]
+    red, green = np.array([204.5, 104.5]), np.array([304.5, 104.5])
+    crop = key_crop(levels, red, green, 40.0, 40)  # one frame pixel a crop pixel; green turned to below
+    assert crop.shape == (40, 40, 3)
+    assert crop[15:25, 15:25, 2].min() > 200 and crop[:, :, 1].max() == 0  # red centred, green 100 px away
+    below = key_crop(levels, red, green, 240.0, 24)  # 10 frame pixels a crop pixel: green straight below
+    weights = below[:, :, 1].astype(float)
+    ys, xs = np.mgrid[0:24, 0:24]
+    assert abs((weights * xs).sum() / weights.sum() - 11.5) < 0.5 and abs((weights * ys).sum() / weights.sum() - 21.5) < 0.5
+    far = key_crop(levels, red, green, 320.0, 24)  # cut from the eighth-size level, the mark still shows
+    assert far[:, :, 2].max() > 5
+    outside = key_crop(levels, np.array([-500.0, -500.0]), red, 40.0, 16)  # past the edge: the border repeats
+    assert outside.shape == (16, 16, 3)
+    pair = item_crops(levels, "tile", np.array([[204.5, 104.5, 0.9], [304.5, 104.5, 0.9]]), 20)
+    assert pair.shape == (2, 20, 20, 3) and SIDE["tile"] == 1.0
+    assert pair[0, 9:11, 9:11, 2].min() > 150 and pair[1, 9:11, 9:11, 1].min() > 150  # one crop on each
+    blob = to_blob(pair)
+    assert blob.shape == (2, 3, 20, 20) and blob.dtype == np.float32 and blob[0, 0, 10, 10] == pytest.approx(pair[0, 10, 10, 2] / 255)
 
 
-def test_the_classifier_names_boxes_drops_bare_table_and_flags_doubt() -> None:
-    found = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], np.float32),
-                       np.array([0.9, 0.9, 0.3, 0.9], np.float32), np.zeros(4, np.int64), np.zeros(4, np.float32),
-                       np.zeros(4, np.int64))
-    probabilities = np.zeros((4, len(CROP_CLASSES)), np.float32)
-    probabilities[0, CROP_CLASSES.index("QH")] = 0.97
-    probabilities[1, CROP_CLASSES.index(BACKGROUND)] = 0.9  # a chip, not a card
-    probabilities[2, CROP_CLASSES.index("6-6")] = 0.99  # a sure name in a doubtful box
-    probabilities[3, CROP_CLASSES.index("KH")] = 0.5
-    probabilities[3, CROP_CLASSES.index("QH")] = 0.45
-    items = name_items(found, probabilities, CROP_CLASSES)
+def _pairs(*readings: tuple[tuple[str, float], ...]) -> np.ndarray:
+    """Two crops' probabilities per item: each crop a few (class, probability) pairs."""
+    out = np.zeros((len(readings), 2, len(CROP_CLASSES)), np.float32)
+    for row, crops in enumerate(readings):
+        for end, crop in enumerate(crops):
+            for name, probability in crop:
+                out[row, end, CROP_CLASSES.index(name)] = probability
+    return out
+
+
+def _found(boxes: list[list[float]], scores: list[float], kinds: list[int]) -> Detections:
+    n = len(boxes)
+    return Detections(np.array(boxes, np.float32), np.array(scores, np.float32), np.array(kinds, np.int64),
+                      np.zeros(n, np.float32), np.zeros(n, np.int64), np.zeros((n, 2, 3), np.float32))
+
+
+def test_the_classifier_names_items_by_their_keypoint_crops_drops_bare_table_and_flags_doubt() -> None:
+    found = _found([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10], [80, 0, 90, 10],
+                    [100, 0, 110, 10], [120, 0, 130, 10]], [0.9, 0.4, 0.9, 0.3, 0.9, 0.9, 0.95], [0, 0, 0, 1, 1, 1, 0])
+    probabilities = _pairs(
+        ((("QH", 0.97),), ((BACKGROUND, 0.9),)),  # one index shows, the other is covered
+        (((BACKGROUND, 0.9),), ((BACKGROUND, 0.8),)),  # an unsure box on bare table: dropped
+        ((("KH", 0.5), ("QH", 0.45)), (("KH", 0.3),)),  # contested
+        ((("pips6", 0.99),), (("pips2", 0.98),)),  # a sure tile in a doubtful box
+        ((("pips1", 0.95),), (("pips3", 0.9),)),  # halves name the tile high first
+        ((("pips4", 0.6), ("pips5", 0.38)), (("pips2", 0.97),)),  # a contested half
+        (((BACKGROUND, 0.9),), ((BACKGROUND, 0.9),)),  # a sure box whose indices both hide: kept, flagged
+    )
+    items = name_items(found, probabilities)
     assert [(i.code, i.kind, i.flag, i.rival) for i in items] == [
-        ("QH", "card", None, None), ("KH", "card", AMBIGUOUS, "QH"), ("6-6", "tile", LOW_CONFIDENCE, None)]
-    assert items[2].confidence == pytest.approx(0.3)
+        ("QH", "card", None, None), ("3-1", "tile", None, None), ("4-2", "tile", AMBIGUOUS, "5-2"),
+        ("KH", "card", AMBIGUOUS, "QH"), ("6-2", "tile", LOW_CONFIDENCE, None), ("AS", "card", LOW_CONFIDENCE, None)]
+    assert items[4].confidence == pytest.approx(0.3) and items[1].confidence == pytest.approx(0.9)
 
 
 def test_an_item_inside_a_surer_one_of_its_kind_is_that_item_seen_twice() -> None:
-    boxes = np.array([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], np.float32)
-    found = Detections(boxes, np.array([0.9, 0.8, 0.8, 0.7], np.float32), np.zeros(4, np.int64),
-                       np.zeros(4, np.float32), np.zeros(4, np.int64))
-    probabilities = np.zeros((4, len(CROP_CLASSES)), np.float32)
-    for row, code in enumerate(("QH", "QS", "6-6", "QH")):  # a part named otherwise; a tile on it; a twin apart
-        probabilities[row, CROP_CLASSES.index(code)] = 0.95
-    assert [i.code for i in name_items(found, probabilities, CROP_CLASSES)] == ["QH", "6-6", "QH"]
+    found = _found([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], [0.9, 0.8, 0.8, 0.7],
+                   [0, 0, 1, 0])
+    # a part named otherwise; a tile on it; a twin apart
+    probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in ("QH", "QS", "pips6", "QH")])
+    assert [i.code for i in name_items(found, probabilities)] == ["QH", "6-6", "QH"]
 
 
 @pytest.fixture(scope="module")
@@ -282,3 +317,16 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     figures = real_cards(reader, tmp_path)
     assert figures["cards"] == 3 and figures["localisation_recall"] == pytest.approx(2 / 3)
     assert figures["rank_accuracy_of_located"] == 0.5 and figures["rank_accuracy"] == pytest.approx(1 / 3)
+
+
+def test_a_training_crop_names_what_its_keypoint_shows() -> None:
+    from oxeye.vision.train_classifier import crop_label
+
+    def item(code: str, kind: str, *visible: float) -> dict:
+        return {"code": code, "kind": kind, "corner_boxes": [{"visible": v} for v in visible]}
+
+    card = item("QH", "card", 1.0, 0.1)  # one index shows, the other lies under another card
+    assert (crop_label(card, 0), crop_label(card, 1)) == ("QH", BACKGROUND)
+    assert crop_label(item("QH", "card", 0.4, 1.0), 0) is None  # half hidden: taught neither way
+    tile = item("6-2", "tile", 0.55, 1.0)  # halves read from the top one: six pips, then two
+    assert (crop_label(tile, 0), crop_label(tile, 1)) == ("pips6", "pips2")

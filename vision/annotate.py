@@ -25,7 +25,8 @@ def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
 
 
 def draw(image: np.ndarray, reading: Reading) -> np.ndarray:
-    """A copy of ``image`` with each item's box, code and confidence (hand colours; doubtful items in red)."""
+    """A copy of ``image`` with each item's box, keypoints, code and confidence (hand colours; doubtful
+    items in red)."""
     canvas = image.copy()
     thick = max(1, round(max(image.shape[:2]) / 640))
     for hand in reading.hands:
@@ -38,6 +39,8 @@ def draw(image: np.ndarray, reading: Reading) -> np.ndarray:
         x1, y1, x2, y2 = (round(v) for v in item.box)
         colour = DOUBT if item.flag else PALETTE[(item.hand or 0) % len(PALETTE)]
         cv2.rectangle(canvas, (x1, y1), (x2, y2), colour, thick)
+        for x, y in item.keypoints:  # where the corner index or half was read
+            cv2.circle(canvas, (round(x), round(y)), 2 * thick, colour, -1, cv2.LINE_AA)
         label = f"{item.code} {item.confidence:.2f}" + ("?" if item.flag else "")
         cv2.putText(canvas, label, (x1 + 2, y1 + 14 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick,
                     colour, thick, cv2.LINE_AA)

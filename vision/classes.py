@@ -25,19 +25,25 @@ def kind_of(class_name: str) -> str:
 
 # A detector may also find the printed corner indices of cards, as classes of their own.
 CORNER_SUFFIX: Final = "/corner"
-# Or find only where cards and tiles lie, leaving their names to a crop classifier (two stages).
+# Or (pose) find where cards and tiles lie and two keypoints of each, a card's two printed corner
+# indices or a tile's two halves, each where it lies even when covered, leaving the names to a crop
+# classifier (two stages).
 KINDS: Final = ("card", "tile")
-LABEL_MODES: Final = ("kinds", "items", "corners", "both")
-# The crop classifier's classes: every item, and "none" for a box that holds no card or tile.
+KEYPOINTS: Final = 2
+LABEL_MODES: Final = ("pose", "items", "corners", "both")
+# The crop classifier's classes: a crop around a card's corner index names the card, one around a
+# tile's half shows 1 to 6 pips, and "none" shows neither (an index covered by another card, or the
+# table under a false detection).
+PIP_CLASSES: Final[tuple[str, ...]] = tuple(f"pips{n}" for n in range(1, 7))
 BACKGROUND: Final = "none"
-CROP_CLASSES: Final[tuple[str, ...]] = CLASSES + (BACKGROUND,)
+CROP_CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + PIP_CLASSES + (BACKGROUND,)
 
 
 def label_classes(mode: str) -> tuple[str, ...]:
-    """The class list of a detector trained on item kinds, whole items, card corner indices (tiles stay
-    whole), or both."""
+    """The class list of a detector trained on item kinds with keypoints, whole items, card corner
+    indices (tiles stay whole), or both."""
     corners = tuple(code + CORNER_SUFFIX for code in CARD_CLASSES)
-    if mode == "kinds":
+    if mode == "pose":
         return KINDS
     if mode == "items":
         return CLASSES

@@ -1,7 +1,8 @@
-"""The second stage: a small image classifier names each box the detector found (ONNX, CPU).
+"""The second stage: a small image classifier names each item the detector found (ONNX, CPU).
 
-The detector only says where cards and tiles lie; names come from crops of the full-resolution
-frame, where a card's index is many times larger than in the detector's 320-pixel input.
+The detector says where cards and tiles lie and where each one's two keypoints are (a card's corner
+indices, a tile's halves). A crop of the full-resolution frame around each keypoint (``vision.crops``)
+is named: a card by whichever of its indices reads best, a tile by the pips of its two halves.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, kind_of
-from oxeye.vision.crops import crop_batch
+from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, PIP_CLASSES
+from oxeye.vision.crops import item_crops, pyramid, to_blob
 from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Item, doubt
 from oxeye.vision.runtime import open_session
@@ -30,32 +31,85 @@ class Classifier:
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))
-        if set(self.names) != set(CROP_CLASSES):
-            raise OSError(f"{model} does not classify oxeye's items (its classes: {', '.join(self.names[:5])}, ...)")
+        if self.names != CROP_CLASSES:
+            raise OSError(f"{model} does not classify oxeye's item crops (its classes: {', '.join(self.names[:5])}, ...)")
 
-    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(N, classes) probabilities for the crops of ``boxes`` (frame pixels) of a BGR frame."""
-        if not len(boxes):
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """(N, classes) probabilities for BGR crops (N, size, size, 3)."""
+        if not len(crops):
             return np.zeros((0, len(self.names)), np.float32)
-        return self.session.run(None, {self.input_name: crop_batch(image, boxes, self.size)})[0]
+        return self.session.run(None, {self.input_name: to_blob(crops)})[0]
 
     def name(self, image: np.ndarray, found: Detections) -> list[Item]:
-        """One item per box whose crop shows a card or tile, best first; doubts flagged, never guessed."""
-        return name_items(found, self.probabilities(image, found.boxes), self.names)
+        """One item per detection whose crops show a card or tile, best first; doubts flagged, never guessed."""
+        crops = detection_crops(image, found.class_ids, found.keypoints, self.size)
+        return name_items(found, self.probabilities(crops).reshape(len(found), 2, len(self.names)))
 
 
-def name_items(found: Detections, probabilities: np.ndarray, names: tuple[str, ...]) -> list[Item]:
-    """Items from boxes and their crops' class probabilities: "none" drops a box; doubt about where
-    (the box's score) or about what (a weak or contested name) flags the item."""
+def detection_crops(image: np.ndarray, class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
+    """The two keypoint crops (N * 2, size, size, 3) of N detections of a two-stage detector, item by
+    item: their kinds' indices and keypoints (N, 2, 2 or 3) in frame pixels."""
+    levels = pyramid(image)
+    return np.concatenate([item_crops(levels, KINDS[int(c)], points, size) for c, points in zip(class_ids, keypoints)]
+                          or [np.zeros((0, size, size, 3), np.uint8)])
+
+
+_CARDS = slice(0, len(CARD_CLASSES))
+_PIPS = slice(len(CARD_CLASSES), len(CARD_CLASSES) + len(PIP_CLASSES))
+_NONE = CROP_CLASSES.index(BACKGROUND)
+
+
+def _card_name(pair: np.ndarray) -> tuple[str, float, str, float]:
+    """A card from its two index crops' probabilities (2, classes): the code either index reads best,
+    and the runner-up."""
+    scores = pair[:, _CARDS].max(axis=0)
+    first, second = np.argsort(-scores, kind="stable")[:2]
+    return CARD_CLASSES[first], float(scores[first]), CARD_CLASSES[second], float(scores[second])
+
+
+def _tile_name(pair: np.ndarray) -> tuple[str, float, str, float]:
+    """A tile from its two half crops' probabilities (2, classes): the pips each half reads best, as
+    'high-low', scored by the less sure half; the runner-up changes that half's reading."""
+    pips = pair[:, _PIPS]
+    best = pips.argmax(axis=1)
+    weak = int(pips[np.arange(2), best].argmin())
+    runner = pips[weak].copy()
+    runner[best[weak]] = -1.0
+    other = best.copy()
+    other[weak] = runner.argmax()
+
+    def code(counts: np.ndarray) -> str:
+        high, low = sorted((int(n) + 1 for n in counts), reverse=True)
+        return f"{high}-{low}"
+
+    return code(best), float(pips[weak, best[weak]]), code(other), float(runner.max())
+
+
+def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
+    """The code, its score, the runner-up and its score of an item of ``kind`` from its two crops'
+    probabilities (2, classes)."""
+    return (_card_name if kind == "card" else _tile_name)(pair)
+
+
+def name_items(found: Detections, probabilities: np.ndarray) -> list[Item]:
+    """Items from detections and their two crops' class probabilities (N, 2, classes).
+
+    A detection is dropped when neither crop shows an index or half and the detector itself was
+    unsure of it (the table under a false detection); when the detector was sure, the item stays,
+    flagged. Doubt about where (the box's score) or about what (a weak or contested name) flags it.
+    """
     items = []
-    for box, box_score, scores in zip(found.boxes, found.scores, probabilities):
-        first, second = np.argsort(-scores, kind="stable")[:2]
-        code, rival = names[first], names[second]
-        if code == BACKGROUND:
+    for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
+                                                      probabilities):
+        kind = KINDS[class_id]
+        unread = bool((pair.argmax(axis=1) == _NONE).all())
+        if unread and box_score < LOW_SCORE:
             continue
-        flag = LOW_CONFIDENCE if box_score < LOW_SCORE else doubt(float(scores[first]), float(scores[second]))
-        items.append(Item(code, kind_of(code), tuple(float(v) for v in box), float(min(box_score, scores[first])),
-                          flag=flag, rival=rival if flag == AMBIGUOUS and rival != BACKGROUND else None))
+        code, score, rival, rival_score = item_name(kind, pair)
+        flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score)
+        items.append(Item(code, kind, tuple(float(v) for v in box), float(min(box_score, score)),
+                          flag=flag, rival=rival if flag == AMBIGUOUS else None,
+                          keypoints=tuple((float(x), float(y)) for x, y in points[:, :2])))
     items.sort(key=lambda item: -item.confidence)
     return _without_nested_twins(items)
 

@@ -16,7 +16,7 @@ def _train(args: argparse.Namespace) -> int:
     from oxeye.vision.train import TrainConfig, train
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
-                         args.val_fraction, args.workers, args.resume)
+                         args.val_fraction, args.workers, args.resume, args.transfer, args.cache)
     out = train(config)
     print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
     return 0
@@ -25,7 +25,7 @@ def _train(args: argparse.Namespace) -> int:
 def _train_classifier(args: argparse.Namespace) -> int:
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
-    config = ClassifierConfig(args.data, args.out, args.imgsz, args.epochs, args.batch, args.per_class,
+    config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
                               args.val_fraction, args.seed)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
@@ -72,26 +72,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
     train.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
-    train.add_argument("--model", default="yolov8n.yaml", help="model .yaml (from scratch) or .pt to fine-tune (yolov8n.yaml)")
+    train.add_argument("--model", default="", help="model .yaml (from scratch) or .pt to fine-tune "
+                       "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml)")
+    train.add_argument("--transfer", type=Path, metavar="PT", help="start the .yaml model from the layers of this "
+                       ".pt that fit, e.g. a detector trained in another label mode")
     train.add_argument("--imgsz", type=int, default=320, help="input size, a multiple of 32 (320)")
     train.add_argument("--epochs", type=int, default=50, help="epochs (50)")
     train.add_argument("--batch", type=int, default=16, help="batch size (16)")
-    train.add_argument("--labels", choices=LABEL_MODES, default="kinds",
-                       help="what the detector finds: where items lie (kinds: names come from 'oxeye train-classifier'), "
-                            "whole items named, card corner indices, or both (kinds)")
+    train.add_argument("--labels", choices=LABEL_MODES, default="pose",
+                       help="what the detector finds: where items lie and where their two corner indices or halves "
+                            "are (pose: the names come from 'oxeye train-classifier'), or whole items named, card "
+                            "corner indices, or both (pose)")
     train.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
+    train.add_argument("--cache", action="store_true", help="hold the resized images in memory (faster epochs)")
     train.set_defaults(handler=_train)
 
-    classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item "
-                                     "a kinds detector finds, on crops of a generated dataset; export ONNX")
-    classify.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
+    classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "
+                                     "pose detector finds from crops around its keypoints, on generated datasets; "
+                                     "export ONNX")
+    classify.add_argument("--data", type=Path, nargs="+", required=True,
+                          help="one or more folders written by 'oxeye dataset build'")
     classify.add_argument("--out", type=Path, required=True, help="run folder (the detector's); gets oxeye-cls.onnx")
-    classify.add_argument("--imgsz", type=int, default=64, help="crop size, a multiple of 8 (64)")
+    classify.add_argument("--imgsz", type=int, default=48, help="crop size, a multiple of 8 (48)")
     classify.add_argument("--epochs", type=int, default=20, help="epochs (20)")
     classify.add_argument("--batch", type=int, default=128, help="batch size (128)")
-    classify.add_argument("--per-class", type=int, default=400, help="training crops per class (400)")
+    classify.add_argument("--per-class", type=int, default=3000, help="at most this many training crops per class (3000)")
     classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     classify.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter and the training (0)")
     classify.set_defaults(handler=_train_classifier)

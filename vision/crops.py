@@ -1,8 +1,11 @@
-"""Item crops for the second stage: one box of a frame cut out, with a margin, and stretched to a square.
+"""Keypoint crops for the second stage: a small square of the full-resolution frame around one of an
+item's two keypoints (a card's corner index, a tile's half), turned so that the other keypoint lies
+straight below it and scaled by their distance.
 
-The classifier is trained on crops made by this same function from generated photos, so training
-and serving see identical pixels. Stretching (not padding) keeps every pixel of a narrow strip, such
-as the visible edge of a fanned card.
+So every crop shows its index or half upright-ish and at one size, whatever the item's rotation, tilt
+or distance, and centred on this item's own index even in a fan where a neighbour's index lies close
+by. The classifier is trained on crops made by this same function from generated photos, so training
+and serving see identical pixels.
 """
 
 from __future__ import annotations
@@ -10,30 +13,49 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-MARGIN = 0.08  # share of the box's size added on each side: a detector's box may cut an index short
+# Crop side as a share of the distance between an item's keypoints: a card's two index centres lie
+# about a card's height apart, and 0.45 of that holds the index and the card's corner; a tile's two
+# half centres lie half a tile apart, and the crop holds one half.
+SIDE = {"card": 0.45, "tile": 1.0}
+PYRAMID_LEVELS = 4  # a crop is cut from the level where it shrinks by at most 2x, so it is never aliased
 
 
-def crop(image: np.ndarray, box: tuple[float, float, float, float] | np.ndarray, size: int) -> np.ndarray:
-    """The ``size`` x ``size`` BGR crop of ``box`` (x1, y1, x2, y2 in pixels) grown by ``MARGIN``."""
-    height, width = image.shape[:2]
-    x1, y1, x2, y2 = (float(v) for v in box)
-    grow_x, grow_y = MARGIN * (x2 - x1), MARGIN * (y2 - y1)
-    left, top = max(0, int(np.floor(x1 - grow_x))), max(0, int(np.floor(y1 - grow_y)))
-    right, bottom = min(width, int(np.ceil(x2 + grow_x))), min(height, int(np.ceil(y2 + grow_y)))
-    if right - left < 1 or bottom - top < 1:
-        return np.zeros((size, size, 3), np.uint8)
-    part = image[top:bottom, left:right]
-    shrinking = part.shape[0] > size or part.shape[1] > size
-    return cv2.resize(part, (size, size), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+def pyramid(image: np.ndarray) -> list[np.ndarray]:
+    """The frame at full, half, quarter and eighth size (each a Gaussian-smoothed halving)."""
+    levels = [image]
+    for _ in range(PYRAMID_LEVELS - 1):
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def key_crop(levels: list[np.ndarray], point: np.ndarray, partner: np.ndarray, side: float, size: int) -> np.ndarray:
+    """The ``size`` x ``size`` BGR crop centred on ``point``, ``side`` frame pixels across, turned so
+    that ``partner`` lies straight below the centre (border pixels repeat past the frame's edge)."""
+    direction = np.asarray(partner, np.float64) - np.asarray(point, np.float64)
+    length = float(np.hypot(*direction))
+    down = direction / length if length > 1e-6 else np.array([0.0, 1.0])
+    level = 0
+    while level + 1 < len(levels) and side / 2 ** (level + 1) >= size:
+        level += 1
+    shrink = 2.0 ** level
+    # Crop pixel (u, v) samples the level at centre + step * R (u - c, v - c), R turning (0, 1) onto ``down``.
+    step = side / size / shrink
+    turn = step * np.array([[down[1], down[0]], [-down[0], down[1]]])
+    middle = np.full(2, size / 2 - 0.5)
+    centre = np.asarray(point, np.float64) / shrink  # cv2.pyrDown centres pixel j of a level on pixel 2j below
+    matrix = np.hstack([turn, (centre - turn @ middle)[:, None]])
+    return cv2.warpAffine(levels[level], matrix, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def item_crops(levels: list[np.ndarray], kind: str, points: np.ndarray, size: int) -> np.ndarray:
+    """The two crops of one item (2, size, size, 3): one centred on each of its keypoints (2, 2)."""
+    first, second = np.asarray(points, np.float64)[:, :2]
+    side = SIDE[kind] * float(np.hypot(*(second - first)))
+    return np.stack([key_crop(levels, first, second, side, size), key_crop(levels, second, first, side, size)])
 
 
 def to_blob(crops: np.ndarray) -> np.ndarray:
     """BGR uint8 crops (N, H, W, 3) as the classifier takes them, in training and serving alike:
     float32 RGB (N, 3, H, W) in [0, 1]."""
     return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-
-
-def crop_batch(image: np.ndarray, boxes: np.ndarray, size: int) -> np.ndarray:
-    """The crops of ``boxes`` as one classifier input (see ``to_blob``)."""
-    return to_blob(np.stack([crop(image, box, size) for box in boxes]) if len(boxes)
-                   else np.zeros((0, size, size, 3), np.uint8))

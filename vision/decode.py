@@ -2,7 +2,8 @@
 
 Hand-written because the issue asks for our own decoding and suppression. The output is
 (1, 4 + classes, anchors): centre x, centre y, width, height in input pixels, then class
-scores already through a sigmoid (no objectness).
+scores already through a sigmoid (no objectness); a pose model adds x, y and a visibility
+score (through a sigmoid) for each of its keypoints, which ride along with their box.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Detections:
-    """Boxes (N, 4) x1 y1 x2 y2, scores and class ids (N,), and the best rival reading of each box."""
+    """Boxes (N, 4) x1 y1 x2 y2, scores and class ids (N,), the best rival reading of each box, and
+    its keypoints (N, K, 3): x, y, visibility score (K is 0 for a model without keypoints)."""
 
     boxes: np.ndarray
     scores: np.ndarray
     class_ids: np.ndarray
     rival_scores: np.ndarray
     rival_ids: np.ndarray
+    keypoints: np.ndarray
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -28,22 +31,25 @@ class Detections:
     def take(self, keep: np.ndarray) -> Detections:
         """The detections at the indices (or mask) ``keep``."""
         return Detections(self.boxes[keep], self.scores[keep], self.class_ids[keep],
-                          self.rival_scores[keep], self.rival_ids[keep])
+                          self.rival_scores[keep], self.rival_ids[keep], self.keypoints[keep])
 
 
-def candidates(output: np.ndarray, conf: float) -> Detections:
-    """Every anchor whose best class scores above ``conf``, as corner boxes with its runner-up class."""
+def candidates(output: np.ndarray, conf: float, keypoints: int = 0) -> Detections:
+    """Every anchor whose best class scores above ``conf``, as corner boxes with its runner-up class
+    and its ``keypoints`` keypoints (the last 3 x ``keypoints`` rows of the output)."""
     table = output[0]
-    keep = table[4:].max(axis=0) > conf  # strictly above, as ultralytics filters
+    classes = table[4:len(table) - 3 * keypoints]
+    keep = classes.max(axis=0) > conf  # strictly above, as ultralytics filters
     cx, cy, w, h = table[:4, keep]
-    class_scores = table[4:, keep]
+    class_scores = classes[:, keep]
     top_two = np.argsort(-class_scores, axis=0, kind="stable")[:2]
     columns = np.arange(class_scores.shape[1])
     scores = class_scores[top_two[0], columns]
     rivals = class_scores[top_two[-1], columns] if len(class_scores) > 1 else np.zeros_like(scores)
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    points = table[len(table) - 3 * keypoints:, keep].T.reshape(len(scores), keypoints, 3)
     return Detections(boxes.astype(np.float32), scores.astype(np.float32), top_two[0],
-                      rivals.astype(np.float32), top_two[-1])
+                      rivals.astype(np.float32), top_two[-1], points.astype(np.float32))
 
 
 def intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -98,9 +104,10 @@ def cross_class_suppression(detections: Detections, iou: float) -> Detections:
         j = int(ious[i].argmax())
         if detections.class_ids[i] != kept.class_ids[j] and detections.scores[i] > rival_scores[j]:
             rival_scores[j], rival_ids[j] = detections.scores[i], detections.class_ids[i]
-    return Detections(kept.boxes, kept.scores, kept.class_ids, rival_scores, rival_ids)
+    return Detections(kept.boxes, kept.scores, kept.class_ids, rival_scores, rival_ids, kept.keypoints)
 
 
-def decode(output: np.ndarray, conf: float = 0.25, iou: float = 0.7, max_det: int = 300) -> Detections:
+def decode(output: np.ndarray, conf: float = 0.25, iou: float = 0.7, max_det: int = 300,
+           keypoints: int = 0) -> Detections:
     """Raw model output -> class-aware NMS'd detections in input pixels, best first."""
-    return class_aware_nms(candidates(output, conf), iou, max_det)
+    return class_aware_nms(candidates(output, conf, keypoints), iou, max_det)

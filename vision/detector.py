@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.classes import CLASSES, KINDS
+from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
 from oxeye.vision.corners import collapse
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
@@ -36,8 +36,8 @@ def read_image(path: Path) -> np.ndarray:
 
 
 class Detector:
-    """An exported YOLO detector (ONNX) with its class names, and its crop classifier when it finds only
-    kinds, run on 2 CPU threads."""
+    """An exported YOLO detector (ONNX) with its class names, and its crop classifier when it finds
+    kinds with keypoints, run on 2 CPU threads."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 2) -> None:
         self.session, metadata = open_session(model, threads, "train one with 'oxeye train' or pass --model PATH.onnx")
@@ -49,8 +49,12 @@ class Detector:
         self.stride = int(metadata.get("stride", 32)) if dynamic else None
         names = metadata.get("names", dict(enumerate(CLASSES)))
         self.names = tuple(names[i] for i in range(len(names)))
-        # A detector of kinds only is the first of two stages: its classifier lies beside it.
-        self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if self.names == KINDS else None
+        self.keypoints = int(metadata.get("kpt_shape", (0,))[0])
+        # A detector of kinds with keypoints is the first of two stages: its classifier lies beside it.
+        two_stage = self.names == KINDS
+        if two_stage and self.keypoints != KEYPOINTS:
+            raise OSError(f"{model} finds cards and tiles without their {KEYPOINTS} keypoints: retrain it with --labels pose")
+        self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
 
     def raw(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The model's raw output for a BGR frame, and the letterbox used."""
@@ -60,10 +64,10 @@ class Detector:
     def detect(self, image: np.ndarray, conf: float = CONF, iou: float = IOU) -> Detections:
         """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics)."""
         output, fit = self.raw(image)
-        found = decode(output, conf, iou)
+        found = decode(output, conf, iou, keypoints=self.keypoints)
         height, width = image.shape[:2]
         return Detections(fit.to_frame(found.boxes, width, height), found.scores, found.class_ids,
-                           found.rival_scores, found.rival_ids)
+                          found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))
 
     def read(self, image: np.ndarray, conf: float = CONF) -> Reading:
         """Items named, each physical item once, grouped into hands."""

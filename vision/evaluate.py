@@ -5,7 +5,7 @@ mAP50-95 over the 73 item classes of what the pipeline reports, mAP50-95 of the 
 in its own classes (ultralytics val on the same ONNX), per-item identification
 accuracy of the full pipeline (every labelled item must be found once and named right),
 items reported twice, and the share of five-item hands read exactly; for a two-stage model, also
-the classifier's accuracy on the true boxes. Real photos
+the classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
 rank accuracy; skipped when the folder is absent.
 """
@@ -19,10 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from oxeye.vision.classes import CLASS_ID, LABEL_MODES, label_classes
+from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_classes
+from oxeye.vision.classifier import item_name
+from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import intersections, iou_matrix
 from oxeye.vision.detector import Detector, read_image
-from oxeye.vision.reading import Reading
+from oxeye.vision.reading import Item, Reading
 
 MATCH_IOU = 0.5
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -48,8 +50,9 @@ def label_mode(names: tuple[str, ...]) -> str:
     return next(mode for mode in LABEL_MODES if label_classes(mode) == names)
 
 
-def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> float:
-    """mAP50-95 of the raw detector on every image of a build, by ultralytics val on the ONNX model."""
+def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> dict[str, float]:
+    """mAP50-95 of the raw detector's boxes (and of its keypoints, for a pose model) on every image of
+    a build, by ultralytics val on the ONNX model."""
     from oxeye.vision.offline import ultralytics_offline
     from oxeye.vision.train import prepare_dataset
 
@@ -60,9 +63,13 @@ def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> float:
         yaml = prepare_dataset(data, Path(scratch), mode, 0.5)
         text = yaml.read_text().replace("val: images/val", "val: [images/train, images/val]")
         yaml.write_text(text)
-        metrics = YOLO(str(model), task="detect").val(data=str(yaml), imgsz=imgsz, batch=1, conf=0.001,
-                                                        iou=0.7, plots=False, verbose=False, device="cpu")
-    return float(metrics.box.map)
+        task = "pose" if mode == "pose" else "detect"
+        metrics = YOLO(str(model), task=task).val(data=str(yaml), imgsz=imgsz, batch=1, conf=0.001,
+                                                    iou=0.7, plots=False, verbose=False, device="cpu")
+    figures = {"detector_map50_95": float(metrics.box.map)}
+    if task == "pose":
+        figures["keypoints_map50_95"] = float(metrics.pose.map)
+    return figures
 
 
 def _correct(truth: np.ndarray, truth_classes: np.ndarray, found: np.ndarray, found_classes: np.ndarray) -> np.ndarray:
@@ -106,9 +113,22 @@ def pipeline_map50_95(detector: Detector, data: Path, conf: float = 0.05) -> flo
     return float(ap.mean()) if ap.size else 0.0
 
 
+def _keypoint_error(item: dict, found: Item) -> float | None:
+    """How far a found item's keypoints lie from the true ones, in either order (the worse of the two
+    points), as a share of the true keypoints' distance; None without keypoints."""
+    if len(found.keypoints) != 2:
+        return None
+    truth = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
+    seen = np.array(found.keypoints, np.float64)
+    error = min(np.linalg.norm(seen - truth, axis=1).max(), np.linalg.norm(seen[::-1] - truth, axis=1).max())
+    return float(error / max(np.linalg.norm(truth[1] - truth[0]), 1e-9))
+
+
 def synthetic(detector: Detector, data: Path) -> dict[str, float]:
-    """Per-item accuracy, items reported twice, and exact five-item hands over a held-out build."""
+    """Per-item accuracy, items reported twice, exact five-item hands and, for a model with keypoints,
+    the median keypoint error of the items found once, over a held-out build."""
     items = right = twice = extra = hands = exact = 0
+    errors: list[float] = []
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
         reading = detector.read(read_image(data / meta["image"]))
@@ -116,6 +136,10 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
         items += len(meta["items"])
         right += sum(len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"]))
         twice += sum(len(m) > 1 for m in matched)
+        for m, truth in zip(matched, meta["items"]):
+            error = _keypoint_error(truth, reading.items[m[0]]) if len(m) == 1 else None
+            if error is not None:
+                errors.append(error)
         extra += len(reading.items) - sum(len(m) for m in matched)
         found_hands = {frozenset(h.items) for h in reading.hands}
         for hand in meta["hands"]:
@@ -125,19 +149,26 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
                 named = all(len(m) == 1 and reading.items[m[0]].code == meta["items"][i]["code"]
                             for m, i in zip(members, hand["items"]))
                 exact += named and frozenset(m[0] for m in members) in found_hands
-    return {"items": items, "item_accuracy": right / max(items, 1), "reported_twice": twice,
-            "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
+    figures = {"items": items, "item_accuracy": right / max(items, 1), "reported_twice": twice,
+               "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
+    if errors:
+        figures["keypoint_error_median"] = float(np.median(errors))
+    return figures
 
 
 def naming(detector: Detector, data: Path) -> float:
-    """The second stage alone: the share of true boxes of a held-out build that the classifier names right."""
+    """The second stage alone: the share of items of a held-out build that the classifier names right
+    from crops around their true keypoints."""
     right = total = 0
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        probabilities = detector.classifier.probabilities(read_image(data / meta["image"]),
-                                                          _boxes([i["box"] for i in meta["items"]]))
-        names = [detector.classifier.names[k] for k in probabilities.argmax(axis=1)]
-        right += sum(name == item["code"] for name, item in zip(names, meta["items"]))
+        if not meta["items"]:
+            continue
+        levels = pyramid(read_image(data / meta["image"]))
+        crops = np.concatenate([item_crops(levels, item["kind"], [c["centre"] for c in item["corner_boxes"]],
+                                           detector.classifier.size) for item in meta["items"]])
+        pairs = detector.classifier.probabilities(crops).reshape(len(meta["items"]), 2, len(CROP_CLASSES))
+        right += sum(item_name(item["kind"], pair)[0] == item["code"] for item, pair in zip(meta["items"], pairs))
         total += len(meta["items"])
     return right / max(total, 1)
 
@@ -168,10 +199,10 @@ def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, obj
     result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
     if data is not None:
         result["synthetic"] = {"map50_95": pipeline_map50_95(detector, data),
-                               "detector_map50_95": map50_95(model, data, result["label_mode"], detector.size),
+                               **map50_95(model, data, result["label_mode"], detector.size),
                                **synthetic(detector, data)}
         if detector.classifier is not None:
-            result["synthetic"]["naming_accuracy_on_true_boxes"] = naming(detector, data)
+            result["synthetic"]["naming_accuracy_on_true_keypoints"] = naming(detector, data)
     if real is not None and (real / "photos").is_dir():
         result["real_cards_edje"] = real_cards(detector, real)
     elif real is not None:

@@ -31,6 +31,14 @@ class Letterbox:
         out[:, [1, 3]] = out[:, [1, 3]].clip(0, height)
         return out
 
+    def points_to_frame(self, points: np.ndarray) -> np.ndarray:
+        """Keypoints (..., 3) x y score in input pixels -> frame pixels, not clipped: a covered or
+        cut-off keypoint may lie outside the frame."""
+        out = points.astype(np.float32, copy=True)
+        out[..., 0] = (out[..., 0] - self.pad_x) / self.scale
+        out[..., 1] = (out[..., 1] - self.pad_y) / self.scale
+        return out
+
 
 def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
     """A BGR frame -> (1, 3, H, W) float32 RGB in [0, 1] and the mapping back.

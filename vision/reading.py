@@ -23,7 +23,8 @@ def doubt(score: float, rival_score: float) -> str | None:
 
 @dataclass
 class Item:
-    """One physical card or tile; ``flag`` says why it is doubtful (None when it is not)."""
+    """One physical card or tile; ``flag`` says why it is doubtful (None when it is not);
+    ``keypoints`` where its two corner indices or halves were read (two-stage models only)."""
 
     code: str
     kind: str
@@ -32,6 +33,7 @@ class Item:
     hand: int | None = None
     flag: str | None = None
     rival: str | None = None
+    keypoints: tuple[tuple[float, float], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """The contract's item object, plus ``flag`` so that doubt is never silent."""

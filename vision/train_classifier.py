@@ -1,15 +1,15 @@
-"""``oxeye train-classifier``: the second stage, a small classifier on item crops of a generator build.
+"""``oxeye train-classifier``: the second stage, a small classifier on keypoint crops of a generator build.
 
-Crops are cut by ``vision.crops.crop`` (the function serving uses) around each labelled item's box,
-jittered as a detector's boxes are, plus "none" crops of bare table. The classifier is exported to
-ONNX as ``oxeye-cls.onnx`` beside the detector (``oxeye.onnx``) it completes. The network and its
-training loop are in ``vision.crop_net``.
+Crops are cut by ``vision.crops.item_crops`` (the function serving uses) around each labelled item's
+two keypoints, moved, turned and scaled a little as a detector's keypoints are: a card's index names
+the card when it shows, a tile's half its pips, and an index hidden under another card is "none", as
+are crops of bare table. The classifier is exported to ONNX as ``oxeye-cls.onnx`` beside the detector
+(``oxeye.onnx``) it completes. The network and its training loop are in ``vision.crop_net``.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,32 +17,37 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from oxeye.vision.classes import BACKGROUND, CROP_CLASSES
+from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
-from oxeye.vision.crops import crop
+from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
 
-JITTER = 0.05  # each box edge moves by up to this share of the box's size, as a detector's would
-BACKGROUND_IOU = 0.05  # a "none" crop overlaps no item more than this
+KEYPOINT_JITTER = 0.04  # each keypoint moves by about this share of the distance between the two
+SIDE_JITTER = 0.15  # and the crop grows or shrinks by up to this share, as a detector's keypoints would
+SHOWN = {"card": 0.6, "tile": 0.5}  # an index or half at least this visible is named (the generator's rules)
+HIDDEN = 0.25  # one at most this visible is "none"; those in between are left out of training
+BACKGROUND_IOU = 0.05  # a bare-table crop overlaps no item more than this
+CROPS = "crops"  # the run folder's crops: train.npz and val.npz, each images (N, size, size, 3) and labels
 
 
 @dataclass(frozen=True)
 class ClassifierConfig:
     """One classifier run; ``validate`` turns bad values into one clear ValueError."""
 
-    data: Path
+    data: tuple[Path, ...]
     out: Path
-    imgsz: int = 64
+    imgsz: int = 48
     epochs: int = 20
     batch: int = 128
-    per_class: int = 400
+    per_class: int = 3000
     val_fraction: float = 0.1
     seed: int = 0
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
-        if not (self.data / "meta").is_dir():
-            raise ValueError(f"--data {self.data} is not a folder written by 'oxeye dataset build' (no meta/)")
+        for folder in self.data:
+            if not (folder / "meta").is_dir():
+                raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
         if self.imgsz < 16 or self.imgsz % 8:
             raise ValueError(f"--imgsz must be a multiple of 8 and at least 16, got {self.imgsz}")
         if min(self.epochs, self.batch, self.per_class) < 1:
@@ -51,14 +56,28 @@ class ClassifierConfig:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
 
 
-def _jittered(box: list[float], rng: np.random.Generator) -> np.ndarray:
-    x1, y1, x2, y2 = box
-    size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
-    return np.asarray(box, np.float64) + rng.uniform(-JITTER, JITTER, 4) * size
+def crop_label(item: dict, end: int) -> str | None:
+    """What the crop around keypoint ``end`` (0 or 1, as listed in ``corner_boxes``) of a labelled
+    item shows: the card, the half's pips, "none" when hidden, or None when too doubtful to teach."""
+    visible = item["corner_boxes"][end]["visible"]
+    if visible <= HIDDEN:
+        return BACKGROUND
+    if visible < SHOWN[item["kind"]]:
+        return None
+    if item["kind"] == "card":
+        return item["code"]
+    return PIP_CLASSES[int(item["code"].split("-")[end]) - 1]
 
 
-def _bare_boxes(meta: dict, rng: np.random.Generator, count: int) -> list[np.ndarray]:
-    """Boxes of item size on bare table (props and fingers included): what a false detection looks like."""
+def _jittered(points: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    """The two keypoints moved as a detector's may be, and a factor for the crop's side."""
+    spread = KEYPOINT_JITTER * float(np.hypot(*(points[1] - points[0])))
+    return points + rng.normal(0.0, spread, points.shape), float(rng.uniform(1 - SIDE_JITTER, 1 + SIDE_JITTER))
+
+
+def _bare_points(meta: dict, rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """Keypoint pairs of item size on bare table (props and fingers included): what a false detection
+    shows."""
     items = np.asarray([i["box"] for i in meta["items"]], np.float64).reshape(-1, 4)
     sizes = items[:, 2:] - items[:, :2] if len(items) else np.array([[60.0, 90.0]])
     found = []
@@ -67,53 +86,56 @@ def _bare_boxes(meta: dict, rng: np.random.Generator, count: int) -> list[np.nda
         x, y = rng.uniform(0, max(1, meta["width"] - w)), rng.uniform(0, max(1, meta["height"] - h))
         box = np.array([x, y, x + w, y + h])
         if not len(items) or iou_matrix(box[None], items).max() <= BACKGROUND_IOU:
-            found.append(box)
+            turn = rng.uniform(0, 2 * np.pi)
+            first = box[:2] + rng.uniform(0.2, 0.8, 2) * (w, h)
+            found.append(np.stack([first, first + max(w, h) * np.array([np.cos(turn), np.sin(turn)])]))
             if len(found) == count:
                 break
     return found
 
 
-def prepare_crops(source: Path, target: Path, size: int, per_class: int, val_fraction: float, seed: int) -> Path:
-    """Write ``target`` as a classification set (train/ and val/ of class folders); returns it.
+def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_fraction: float,
+                  seed: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Crops of one or more builds, split into train and val: (images, labels as indices into
+    ``CROP_CLASSES``).
 
-    Crops, not images, are split: each class's first crop and then every ``1 / val_fraction``-th go to
-    val, so that val holds every class even on a small build. (Accuracy is measured on a held-out build.)
+    Each class's first crop, and then every ``1 / val_fraction``-th, goes to val, so that val holds
+    every class even on a small build. (Accuracy is measured on a held-out build.)
     """
-    metas = sorted((source / "meta").glob("*.json"))
+    metas = [path for source in sources for path in sorted((source / "meta").glob("*.json"))]
     if not metas:
-        raise ValueError(f"--data {source} holds no images (meta/ is empty)")
+        raise ValueError(f"--data {' '.join(map(str, sources))} holds no images (meta/ is empty)")
     rng = np.random.default_rng(seed)
-    counts = {"train": Counter(), "val": Counter()}
-    for split in counts:
-        for name in CROP_CLASSES:
-            (target / split / name).mkdir(parents=True, exist_ok=True)
+    index = {name: i for i, name in enumerate(CROP_CLASSES)}
+    split: dict[str, tuple[list[np.ndarray], list[int]]] = {"train": ([], []), "val": ([], [])}
+    counts = {name: Counter() for name in split}
     for n in rng.permutation(len(metas)):  # a random order, so that capped classes draw from every image
         meta = json.loads(metas[n].read_text())
-        wanted = [(i["code"], _jittered(i["box"], rng)) for i in meta["items"] if counts["train"][i["code"]] < per_class]
+        wanted = []  # (kind, keypoints, which end's crop, label)
+        for item in meta["items"]:
+            points = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
+            for end in (0, 1):
+                label = crop_label(item, end)
+                if label is not None and counts["train"][label] < per_class:
+                    wanted.append((item["kind"], points, end, label))
         if counts["train"][BACKGROUND] < per_class:
-            wanted += [(BACKGROUND, box) for box in _bare_boxes(meta, rng, 2)]
+            wanted += [("card", bare, 0, BACKGROUND) for bare in _bare_points(meta, rng, 2)]
         if not wanted:
             continue
-        image = cv2.imread(str(source / meta["image"]), cv2.IMREAD_COLOR)
-        for k, (name, box) in enumerate(wanted):
-            split = "val" if counts["val"][name] <= val_fraction * counts["train"][name] else "train"
-            if counts[split][name] < per_class:
-                counts[split][name] += 1
-                cv2.imwrite(str(target / split / name / f"{metas[n].stem}-{k}.png"), crop(image, box, size))
+        levels = pyramid(cv2.imread(str(metas[n].parent.parent / meta["image"]), cv2.IMREAD_COLOR))
+        for kind, points, end, label in wanted:
+            part = "val" if counts["val"][label] <= val_fraction * counts["train"][label] else "train"
+            if counts[part][label] < per_class:
+                moved, grow = _jittered(points, rng)
+                centre, partner = moved if end == 0 else moved[::-1]
+                crop = item_crops(levels, kind, np.stack([centre, centre + (partner - centre) * grow]), size)[0]
+                split[part][0].append(crop)
+                split[part][1].append(index[label])
+                counts[part][label] += 1
     short = sorted(name for name in CROP_CLASSES if counts["train"][name] == 0)
     if short:
-        raise ValueError(f"--data {source} shows no {', '.join(short[:5])}: build more images")
-    return target
-
-
-def _load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Every crop of a split as uint8 BGR NHWC (as ``crop`` cuts them), with its index in ``CROP_CLASSES``."""
-    images, labels = [], []
-    for index, name in enumerate(CROP_CLASSES):
-        for path in sorted((folder / name).glob("*.png")):
-            images.append(cv2.imread(str(path), cv2.IMREAD_COLOR))
-            labels.append(index)
-    return np.stack(images), np.asarray(labels, np.int64)
+        raise ValueError(f"--data {' '.join(map(str, sources))} shows no {', '.join(short[:5])}: build more images")
+    return {part: (np.stack(images), np.asarray(labels, np.int64)) for part, (images, labels) in split.items()}
 
 
 def _export(model: object, size: int, path: Path) -> None:
@@ -132,8 +154,8 @@ def _export(model: object, size: int, path: Path) -> None:
 
 
 def train_classifier(config: ClassifierConfig) -> dict[str, float]:
-    """Cut the crops, train, export ``oxeye-cls.onnx`` (and ``oxeye-cls.pt``) into ``--out``; returns
-    the validation accuracy and the final training loss."""
+    """Cut the crops (kept in ``--out``/crops), train, export ``oxeye-cls.onnx`` (and ``oxeye-cls.pt``)
+    into ``--out``; returns the validation accuracy and the final training loss."""
     config.validate()
     import torch
     from tqdm import tqdm
@@ -141,19 +163,17 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
     from oxeye.vision.crop_net import accuracy, crop_net, fit
 
     torch.manual_seed(config.seed)
-    crops = config.out / "crops"
-    if crops.exists():
-        shutil.rmtree(crops)
-    prepare_crops(config.data, crops, config.imgsz, config.per_class, config.val_fraction, config.seed)
-    images, labels = _load(crops / "train")
+    crops = prepare_crops(config.data, config.imgsz, config.per_class, config.val_fraction, config.seed)
+    (config.out / CROPS).mkdir(parents=True, exist_ok=True)
+    for part, (images, labels) in crops.items():
+        np.savez(config.out / CROPS / f"{part}.npz", images=images, labels=labels)
+    (images, labels), (val_images, val_labels) = crops["train"], crops["val"]
     model = crop_net(len(CROP_CLASSES))
     with tqdm(total=config.epochs, desc="classifier", unit="epoch") as bar:
         losses = fit(model, images, labels, config.epochs, config.batch, config.seed,
                      lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
-    val_images, val_labels = _load(crops / "val")
     figures = {"val_accuracy": accuracy(model, val_images, val_labels), "train_loss": losses[-1],
                "train_crops": len(images), "val_crops": len(val_images)}
-    config.out.mkdir(parents=True, exist_ok=True)
     torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
                config.out / CLASSIFIER_WEIGHTS)
     _export(model, config.imgsz, config.out / CLASSIFIER_NAME)
