@@ -24,6 +24,7 @@ def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
     assert all((run / name).is_file() for name in ("oxeye.pt", "oxeye.onnx", "oxeye-cls.pt", "oxeye-cls.onnx"))
     assert sorted(p.name for p in (run / "yolo" / "images" / "val").iterdir()) == [
         f"{n:06d}.jpg" for n in range(9, TINY_IMAGES, 10)]
+    assert "kpt_oks_sigmas: [0.08, 0.08]" in (run / "yolo" / "data.yaml").read_text()  # ultralytics reads it
     detector = Detector(run / "oxeye.onnx")
     assert detector.size == IMGSZ and detector.stride == 32 and detector.names == KINDS
     assert detector.keypoints == KEYPOINTS
@@ -37,6 +38,23 @@ def test_the_classifier_trains_on_every_class_and_validates_on_every_class(tiny:
         crops = np.load(tiny / "run" / "crops" / f"{split}.npz")
         assert crops["images"].shape[1:] == (TINY_CROP, TINY_CROP, 3) and len(crops["images"]) == len(crops["labels"])
         assert sorted(set(crops["labels"].tolist())) == list(range(len(CROP_CLASSES)))
+
+
+def test_the_classifier_fine_tunes_from_its_weights_of_the_same_crop_size(tiny: Path, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import torch
+
+    weights = tiny / "run" / "oxeye-cls.pt"
+    common = ["train-classifier", "--data", str(tiny / "ds"), "--epochs", "1", "--batch", "32", "--per-class", "3",
+              "--model", str(weights)]
+    assert main([*common, "--out", str(tmp_path / "other"), "--imgsz", str(TINY_CROP * 2)]) == 2
+    assert "crops of another size than --imgsz 64" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()
+    assert main([*common, "--out", str(tmp_path / "tuned"), "--imgsz", str(TINY_CROP)]) == 0
+    before = torch.load(weights, weights_only=True)["state_dict"]
+    after = torch.load(tmp_path / "tuned" / "oxeye-cls.pt", weights_only=True)["state_dict"]
+    assert (tmp_path / "tuned" / "oxeye-cls.onnx").is_file() and before.keys() == after.keys()
+    assert any(not torch.equal(before[k], after[k]) for k in before)
 
 
 def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
@@ -126,7 +144,7 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
 
 
 def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["train", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--resume"]) == 2
+    assert main(["train", "--out", str(tiny / "run"), "--resume"]) == 2  # the run knows its data
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
@@ -134,6 +152,9 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume"]) == 2
+    assert "no interrupted run" in capsys.readouterr().err
+    assert main(["train", "--out", str(tmp_path / "o")]) == 2
+    assert "--data is required" in capsys.readouterr().err
 
 
 def test_importing_ultralytics_leaves_pillow_alone() -> None:

@@ -26,7 +26,7 @@ def _train_classifier(args: argparse.Namespace) -> int:
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
     config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
-                              args.val_fraction, args.seed)
+                              args.val_fraction, args.seed, args.model)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
     figures = train_classifier(config)
@@ -70,7 +70,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``train``, ``train-classifier``, ``detect`` and ``evaluate``."""
     train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
-    train.add_argument("--data", type=Path, required=True, help="a folder written by 'oxeye dataset build'")
+    train.add_argument("--data", type=Path, help="a folder written by 'oxeye dataset build' (not with --resume)")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
     train.add_argument("--model", default="", help="model .yaml (from scratch) or .pt to fine-tune "
                        "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml)")
@@ -95,12 +95,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--data", type=Path, nargs="+", required=True,
                           help="one or more folders written by 'oxeye dataset build'")
     classify.add_argument("--out", type=Path, required=True, help="run folder (the detector's); gets oxeye-cls.onnx")
-    classify.add_argument("--imgsz", type=int, default=48, help="crop size, a multiple of 8 (48)")
+    classify.add_argument("--imgsz", type=int, default=64, help="crop size, a multiple of 8 (64)")
     classify.add_argument("--epochs", type=int, default=20, help="epochs (20)")
     classify.add_argument("--batch", type=int, default=128, help="batch size (128)")
     classify.add_argument("--per-class", type=int, default=3000, help="at most this many training crops per class (3000)")
     classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     classify.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter and the training (0)")
+    classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
+                          "models/oxeye-cls.pt); else a fresh network")
     classify.set_defaults(handler=_train_classifier)
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")

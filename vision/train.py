@@ -14,13 +14,14 @@ from pathlib import Path
 from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
+KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 
 
 @dataclass(frozen=True)
 class TrainConfig:
     """One training run; ``validate`` turns bad values into one clear ValueError."""
 
-    data: Path
+    data: Path | None  # None only with resume
     out: Path
     model: str = ""  # "" is yolov8n of the label mode's task: yolov8n-pose.yaml for pose, else yolov8n.yaml
     imgsz: int = 320
@@ -41,6 +42,10 @@ class TrainConfig:
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
         label_classes(self.labels)
+        if self.resume:
+            return  # the interrupted run holds its own arguments
+        if self.data is None:
+            raise ValueError("--data is required (except with --resume, which takes the run's own)")
         if not (self.data / "meta").is_dir():
             raise ValueError(f"--data {self.data} is not a folder written by 'oxeye dataset build' (no meta/)")
         if self.imgsz < 64 or self.imgsz % 32:
@@ -120,7 +125,10 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float) 
         (target / "labels" / split / f"{image.stem}.txt").write_text(label_text(meta, mode))
     names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(label_classes(mode)))
     # The keypoints' order (upper first) survives a left-right flip, so a flip keeps them in place.
-    pose = f"kpt_shape: [{KEYPOINTS}, 3]\nflip_idx: {list(range(KEYPOINTS))}\n" if mode == "pose" else ""
+    # ultralytics' default OKS sigma for keypoints other than COCO's 17 is 1 / count (0.5 here), which
+    # scores a keypoint half an item away as nearly right and so barely teaches where it lies.
+    pose = (f"kpt_shape: [{KEYPOINTS}, 3]\nflip_idx: {list(range(KEYPOINTS))}\n"
+            f"kpt_oks_sigmas: {[KEYPOINT_SIGMA] * KEYPOINTS}\n") if mode == "pose" else ""
     data = target / "data.yaml"
     data.write_text(f"path: {target.resolve()}\ntrain: images/train\nval: images/val\n{pose}names:\n{names}\n")
     return data

@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -22,7 +23,11 @@ from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
 
-KEYPOINT_JITTER = 0.04  # each keypoint moves by about this share of the distance between the two
+if TYPE_CHECKING:  # torch is imported only when training
+    from torch import nn
+
+KEYPOINT_JITTER = 0.07  # each keypoint moves by about this share of the distance between the two,
+# a Gaussian with the detector's median error on visible keypoints (MODEL_CARD.md)
 SIDE_JITTER = 0.15  # and the crop grows or shrinks by up to this share, as a detector's keypoints would
 SHOWN = {"card": 0.6, "tile": 0.5}  # an index or half at least this visible is named (the generator's rules)
 HIDDEN = 0.25  # one at most this visible is "none"; those in between are left out of training
@@ -36,12 +41,13 @@ class ClassifierConfig:
 
     data: tuple[Path, ...]
     out: Path
-    imgsz: int = 48
+    imgsz: int = 64
     epochs: int = 20
     batch: int = 128
     per_class: int = 3000
     val_fraction: float = 0.1
     seed: int = 0
+    model: Path | None = None  # an oxeye-cls.pt to fine-tune from
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
@@ -54,6 +60,27 @@ class ClassifierConfig:
             raise ValueError("--epochs, --batch and --per-class must be at least 1")
         if not 0 < self.val_fraction < 1:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
+        if self.model is not None and not self.model.is_file():
+            raise ValueError(f"--model {self.model}: no such file")
+
+
+def _start(config: ClassifierConfig) -> nn.Module:
+    """A fresh network, or the one in ``--model`` when its classes and crop size are this run's."""
+    import torch
+
+    from oxeye.vision.crop_net import crop_net
+
+    model = crop_net(len(CROP_CLASSES))
+    if config.model is None:
+        return model
+    try:
+        saved = torch.load(config.model, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises many kinds for a file that is not its checkpoint
+        raise ValueError(f"--model {config.model} is not a classifier written by 'oxeye train-classifier' ({error})") from None
+    if tuple(saved.get("names", ())) != CROP_CLASSES or saved.get("imgsz") != config.imgsz:
+        raise ValueError(f"--model {config.model} names other classes or crops of another size than --imgsz {config.imgsz}")
+    model.load_state_dict(saved["state_dict"])
+    return model
 
 
 def crop_label(item: dict, end: int) -> str | None:
@@ -160,15 +187,15 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
     import torch
     from tqdm import tqdm
 
-    from oxeye.vision.crop_net import accuracy, crop_net, fit
+    from oxeye.vision.crop_net import accuracy, fit
 
     torch.manual_seed(config.seed)
+    model = _start(config)
     crops = prepare_crops(config.data, config.imgsz, config.per_class, config.val_fraction, config.seed)
     (config.out / CROPS).mkdir(parents=True, exist_ok=True)
     for part, (images, labels) in crops.items():
         np.savez(config.out / CROPS / f"{part}.npz", images=images, labels=labels)
     (images, labels), (val_images, val_labels) = crops["train"], crops["val"]
-    model = crop_net(len(CROP_CLASSES))
     with tqdm(total=config.epochs, desc="classifier", unit="epoch") as bar:
         losses = fit(model, images, labels, config.epochs, config.batch, config.seed,
                      lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
