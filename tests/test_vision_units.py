@@ -247,16 +247,23 @@ def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path)
 class _Oracle:
     """Reads every photo of a build exactly as its per-image JSON says (in the order evaluate visits them)."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, stray: float = 0.0) -> None:
         self.metas = iter(json.loads(p.read_text()) for p in sorted((data / "meta").glob("*.json")))
+        self.stray = stray  # keypoints moved right by this share of the distance between them
 
     def read(self, image: np.ndarray, conf: float = 0.25) -> Reading:
         from oxeye.vision.reading import Hand
 
         meta = next(self.metas)
-        items = [Item(i["code"], i["kind"], tuple(i["box"]), 0.99, hand=i["hand"]) for i in meta["items"]]
+        items = [Item(i["code"], i["kind"], tuple(i["box"]), 0.99, hand=i["hand"], keypoints=self._keypoints(i))
+                 for i in meta["items"]]
         hands = [Hand(h["index"], h["items"], [items[i].code for i in h["items"]], (0, 0, 1, 1)) for h in meta["hands"]]
         return Reading(meta["width"], meta["height"], items, hands)
+
+    def _keypoints(self, item: dict) -> tuple[tuple[float, float], ...]:
+        points = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
+        points[:, 0] += self.stray * np.linalg.norm(points[1] - points[0])
+        return tuple((float(x), float(y)) for x, y in points)
 
 
 def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(scenes: Path) -> None:
@@ -265,6 +272,9 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     perfect = synthetic(_Oracle(scenes), scenes)
     assert perfect["item_accuracy"] == 1.0 and perfect["hands_exact"] == 1.0 and perfect["reported_twice"] == 0
     assert perfect["five_item_hands"] > 20
+    assert perfect["keypoint_error_median"] == perfect["keypoint_error_p90"] == 0.0
+    strayed = synthetic(_Oracle(scenes, stray=0.1), scenes)
+    assert strayed["keypoint_error_median"] == pytest.approx(0.1) and strayed["item_accuracy"] == 1.0
 
     doubled = _Oracle(scenes)
     read = doubled.read

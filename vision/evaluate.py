@@ -126,7 +126,7 @@ def _keypoint_error(item: dict, found: Item) -> float | None:
 
 def synthetic(detector: Detector, data: Path) -> dict[str, float]:
     """Per-item accuracy, items reported twice, exact five-item hands and, for a model with keypoints,
-    the median keypoint error of the items found once, over a held-out build."""
+    the median and 90th percentile of the keypoint error of the items found once, over a held-out build."""
     items = right = twice = extra = hands = exact = 0
     errors: list[float] = []
     for path in sorted((data / "meta").glob("*.json")):
@@ -153,6 +153,7 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
                "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
+        figures["keypoint_error_p90"] = float(np.percentile(errors, 90))
     return figures
 
 
