@@ -19,14 +19,22 @@ HALF_LAYOUTS: dict[int, list[tuple[float, float]]] = {
     3: [(0.25, 0.22), (0.5, 0.5), (0.75, 0.78)],
     4: [(0.29, 0.3), (0.71, 0.3), (0.29, 0.72), (0.71, 0.72)],
     5: [(0.25, 0.22), (0.75, 0.22), (0.5, 0.5), (0.25, 0.78), (0.75, 0.78)],
-    6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    6: [(0.3, 0.17), (0.7, 0.17), (0.3, 0.5), (0.7, 0.5), (0.3, 0.83), (0.7, 0.83)],
 }
+# The 3-3 ("long three") is drawn apart: each three runs down the middle from its end and its last
+# pip steps aside at the centre line, so the tile shows five rows (measured on the real set in
+# ../shared/real/dominoes-reference, where a diagonal 3-3 made the model read 6-6).
+LONG_THREE = [(0.5, 0.23), (0.5, 0.61), (0.3, 1.0)]
 RED_PIP = (45, 35, 200)
 BODIES = {  # body colour, ordinary pip colour
     "black": ((28, 26, 26), (235, 238, 240)),
     "ivory": ((200, 228, 238), (30, 30, 30)),
 }
 SCALE = 4
+# Pip size varies between sets: the real black set's white pips are about 1.5x the default's across
+# and its red ones 1.2x (measured by eye on ../shared/real/dominoes-reference); 1.4 is the most a
+# half of six takes with its pips still apart. Set name: scale.
+PIP_SCALES = {"": 1.0, "-bold": 1.4}
 
 
 def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[int, int, int]) -> None:
@@ -40,8 +48,9 @@ def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[int, int
                cv2.LINE_AA, shift=4)
 
 
-def draw_tile(code: str, body: str) -> Face:
-    """Draw one tile face: rounded body with bevel and sheen, engraved pips on both halves."""
+def draw_tile(code: str, body: str, pip_scale: float = 1.0) -> Face:
+    """Draw one tile face: rounded body with bevel and sheen, engraved pips on both halves; the
+    ordinary pips ``pip_scale`` times the default size, the red 1s and 4s part of the way there."""
     top, bottom = (int(n) for n in code.split("-"))
     width, height = TILE_SIZE[0] * SCALE, TILE_SIZE[1] * SCALE
     body_colour, pip_colour = BODIES[body]
@@ -56,11 +65,12 @@ def draw_tile(code: str, body: str) -> Face:
     half_h = height / 2
     pip_r = {1: 0.16, 4: 0.13}.get
     for n, flip in ((top, False), (bottom, True)):
-        for i, (fx, fy) in enumerate(HALF_LAYOUTS[n]):
+        for fx, fy in LONG_THREE if top == bottom == 3 else HALF_LAYOUTS[n]:
             cx = width * (1 - fx if flip else fx)
             cy = height - fy * half_h if flip else fy * half_h
             red = n in (1, 4) or (top == bottom == 6 and fx < 0.5)
             r = width * (pip_r(n) or 0.105) * (1.0 if n != 1 else 1.15)
+            r *= 1 + (pip_scale - 1) * (0.4 if n in (1, 4) else 1.0)
             _pip(img, cx, cy, r, RED_PIP if red else pip_colour)
     img = cv2.resize(img, TILE_SIZE, interpolation=cv2.INTER_AREA)
     mask = rounded_mask(*TILE_SIZE, radius=TILE_SIZE[0] * 0.14)
@@ -70,8 +80,10 @@ def draw_tile(code: str, body: str) -> Face:
 
 
 def tile_sets() -> dict[str, dict[str, Face]]:
-    """Both tile bodies (black, ivory), each a mapping from tile code to its face."""
-    return {f"tiles-{body}": {code: draw_tile(code, body) for code in TILE_CLASSES} for body in BODIES}
+    """Black tiles with default and bold pips, and ivory tiles, each a mapping from tile code to its face."""
+    variants = [("black", ""), ("black", "-bold"), ("ivory", "")]
+    return {f"tiles-{body}{bold}": {code: draw_tile(code, body, PIP_SCALES[bold]) for code in TILE_CLASSES}
+            for body, bold in variants}
 
 
 def tile_back(body: str) -> np.ndarray:

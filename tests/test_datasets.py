@@ -196,3 +196,20 @@ def test_every_table_kind_repeats_and_fills_the_texture(kind: str) -> None:
         assert first.shape == (120, 160, 3) and first.dtype == np.uint8
         assert np.array_equal(first, table_texture(np.random.default_rng(seed), (120, 160), kind))
         assert first.std() > 1  # not a flat fill
+
+
+def test_every_tile_face_shows_its_pips_and_the_long_three_meets_at_the_middle() -> None:
+    from oxeye.datasets.tiles import tile_sets
+
+    for name, faces in tile_sets().items():
+        for code, face in faces.items():
+            rgb = face.levels[0][..., :3].astype(np.int16)
+            body = np.median(rgb[rgb.shape[0] // 2 - 2:rgb.shape[0] // 2 + 2, :8].reshape(-1, 3), axis=0)
+            inside = face.levels[0][..., 3] == 255
+            inked = (np.abs(rgb - body).sum(axis=2) > 150) & cv2.erode(inside.astype(np.uint8), np.ones((9, 9))).astype(bool)
+            count, _, stats, centres = cv2.connectedComponentsWithStats(inked.astype(np.uint8))
+            pips = centres[1:][stats[1:, cv2.CC_STAT_AREA] > 20]
+            assert len(pips) == sum(int(n) for n in code.split("-")), (name, code)
+            if code == "3-3":  # two pips side by side on the centre line, the rest down the middle
+                middle = pips[np.abs(pips[:, 1] - rgb.shape[0] / 2) < 3]
+                assert len(middle) == 2 and abs(middle[:, 0].mean() - rgb.shape[1] / 2) < 3
