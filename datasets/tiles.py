@@ -33,8 +33,8 @@ BODIES = {  # body colour, ordinary pip colour
 SCALE = 4
 # Pip size varies between sets: the real black set's white pips are about 1.5x the default's across
 # and its red ones 1.2x (measured by eye on ../shared/real/dominoes-reference); 1.4 is the most a
-# half of six takes with its pips still apart. Set name: scale.
-PIP_SCALES = {"": 1.0, "-bold": 1.4}
+# half of six takes with its pips still apart. Set name: (body, pip scale).
+TILE_SETS = {"tiles-black": ("black", 1.0), "tiles-black-bold": ("black", 1.4), "tiles-ivory": ("ivory", 1.0)}
 
 
 def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[int, int, int]) -> None:
@@ -81,9 +81,8 @@ def draw_tile(code: str, body: str, pip_scale: float = 1.0) -> Face:
 
 def tile_sets() -> dict[str, dict[str, Face]]:
     """Black tiles with default and bold pips, and ivory tiles, each a mapping from tile code to its face."""
-    variants = [("black", ""), ("black", "-bold"), ("ivory", "")]
-    return {f"tiles-{body}{bold}": {code: draw_tile(code, body, PIP_SCALES[bold]) for code in TILE_CLASSES}
-            for body, bold in variants}
+    return {name: {code: draw_tile(code, body, scale) for code in TILE_CLASSES}
+            for name, (body, scale) in TILE_SETS.items()}
 
 
 def tile_back(body: str) -> np.ndarray:
