@@ -25,6 +25,13 @@ HALF_LAYOUTS: dict[int, list[tuple[float, float]]] = {
 # pip steps aside at the centre line, so the tile shows five rows (measured on the real set in
 # ../shared/real/dominoes-reference, where a diagonal 3-3 made the model read 6-6).
 LONG_THREE = [(0.5, 0.23), (0.5, 0.61), (0.3, 1.0)]
+# The real set puts its ones, twos and fours toward the tile's end, the fours in a tight square
+# (measured on the same photos, where a 4-1 read 1-1); the other numbers fill their half as above.
+END_LAYOUTS = {
+    1: [(0.5, 0.24)],
+    2: [(0.3, 0.24), (0.7, 0.24)],
+    4: [(0.31, 0.22), (0.69, 0.22), (0.31, 0.55), (0.69, 0.55)],
+}
 RED_PIP = (45, 35, 200)
 BODIES = {  # body colour, ordinary pip colour
     "black": ((28, 26, 26), (235, 238, 240)),
@@ -33,8 +40,9 @@ BODIES = {  # body colour, ordinary pip colour
 SCALE = 4
 # Pip size varies between sets: the real black set's white pips are about 1.5x the default's across
 # and its red ones 1.2x (measured by eye on ../shared/real/dominoes-reference); 1.4 is the most a
-# half of six takes with its pips still apart. Set name: (body, pip scale).
-TILE_SETS = {"tiles-black": ("black", 1.0), "tiles-black-bold": ("black", 1.4), "tiles-ivory": ("ivory", 1.0)}
+# half of six takes with its pips still apart. Set name: (body, pip scale, low numbers toward the end).
+TILE_SETS = {"tiles-black": ("black", 1.0, False), "tiles-black-bold": ("black", 1.4, True),
+             "tiles-ivory": ("ivory", 1.0, False)}
 
 
 def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[int, int, int]) -> None:
@@ -48,9 +56,10 @@ def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[int, int
                cv2.LINE_AA, shift=4)
 
 
-def draw_tile(code: str, body: str, pip_scale: float = 1.0) -> Face:
+def draw_tile(code: str, body: str, pip_scale: float = 1.0, toward_ends: bool = False) -> Face:
     """Draw one tile face: rounded body with bevel and sheen, engraved pips on both halves; the
-    ordinary pips ``pip_scale`` times the default size, the red 1s and 4s part of the way there."""
+    ordinary pips ``pip_scale`` times the default size, the red 1s and 4s part of the way there;
+    with ``toward_ends``, 1s, 2s and 4s laid out as the real set lays them."""
     top, bottom = (int(n) for n in code.split("-"))
     width, height = TILE_SIZE[0] * SCALE, TILE_SIZE[1] * SCALE
     body_colour, pip_colour = BODIES[body]
@@ -64,8 +73,9 @@ def draw_tile(code: str, body: str, pip_scale: float = 1.0) -> Face:
     img[edge < 128] = bevel
     half_h = height / 2
     pip_r = {1: 0.16, 4: 0.13}.get
+    layouts = {**HALF_LAYOUTS, **END_LAYOUTS} if toward_ends else HALF_LAYOUTS
     for n, flip in ((top, False), (bottom, True)):
-        for fx, fy in LONG_THREE if top == bottom == 3 else HALF_LAYOUTS[n]:
+        for fx, fy in LONG_THREE if top == bottom == 3 else layouts[n]:
             cx = width * (1 - fx if flip else fx)
             cy = height - fy * half_h if flip else fy * half_h
             red = n in (1, 4) or (top == bottom == 6 and fx < 0.5)
@@ -80,9 +90,10 @@ def draw_tile(code: str, body: str, pip_scale: float = 1.0) -> Face:
 
 
 def tile_sets() -> dict[str, dict[str, Face]]:
-    """Black tiles with default and bold pips, and ivory tiles, each a mapping from tile code to its face."""
-    return {name: {code: draw_tile(code, body, scale) for code in TILE_CLASSES}
-            for name, (body, scale) in TILE_SETS.items()}
+    """Black tiles drawn two ways (the second as the real set looks), and ivory tiles, each a mapping
+    from tile code to its face."""
+    return {name: {code: draw_tile(code, body, scale, ends) for code in TILE_CLASSES}
+            for name, (body, scale, ends) in TILE_SETS.items()}
 
 
 def tile_back(body: str) -> np.ndarray:
