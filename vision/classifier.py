@@ -117,7 +117,7 @@ def name_items(found: Detections, probabilities: np.ndarray) -> list[Item]:
 def _without_nested_twins(items: list[Item]) -> list[Item]:
     """Drop an item lying mostly inside a surer one of the same kind: one card seen whole and again as
     a part, often under another name. (On a tuning build, seed 555, with the shipped model this took
-    items reported twice from 202 to 6 and item accuracy from 76.5% to 81.9%; a fan's cards overlap
+    items reported twice from 203 to 5 and item accuracy from 76.5% to 81.9%; a fan's cards overlap
     less than this. MODEL_CARD.md has the other thresholds tried.)"""
     boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)
