@@ -25,11 +25,15 @@ def main(argv: list[str] | None = None) -> dict[float, dict[str, float]]:
     from oxeye.vision.evaluate import synthetic
 
     detector = Detector(args.model)
-    figures = {}
-    for threshold in args.thresholds:
-        classifier.NESTED = threshold
-        figures[threshold] = synthetic(detector, args.data)
-        print(json.dumps({"nested": threshold, **{k: round(v, 4) for k, v in figures[threshold].items()}}), flush=True)
+    figures, shipped = {}, classifier.NESTED
+    try:
+        for threshold in args.thresholds:
+            classifier.NESTED = threshold
+            figures[threshold] = synthetic(detector, args.data)
+            print(json.dumps({"nested": threshold, **{k: round(v, 4) for k, v in figures[threshold].items()}}),
+                  flush=True)
+    finally:
+        classifier.NESTED = shipped  # a caller in the same process gets the shipped threshold back
     return figures
 
 
