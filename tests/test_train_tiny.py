@@ -143,6 +143,19 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
 
 
+def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) -> None:
+    """ultralytics' own choice (about 0.0017 here) undid a trained detector in one epoch; --lr0 sets it."""
+    out = tiny / "fine"
+    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
+                           "--out", str(out), "--model", str(tiny / "run" / "oxeye.pt"), "--epochs", "1",
+                           "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", "--lr0", "0.0003"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    args = (out / "train" / "args.yaml").read_text().splitlines()
+    assert {"lr0: 0.0003", "optimizer: AdamW", "warmup_epochs: 0"} <= set(args)
+    assert (out / "oxeye.onnx").is_file()
+
+
 def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--out", str(tiny / "run"), "--resume"]) == 2  # the run knows its data
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
@@ -155,6 +168,8 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "no interrupted run" in capsys.readouterr().err
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2
+    assert "--lr0 must be between 0 and 1" in capsys.readouterr().err
 
 
 def test_importing_ultralytics_leaves_pillow_alone() -> None:

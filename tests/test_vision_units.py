@@ -283,6 +283,17 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0
 
 
+def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_twice() -> None:
+    from oxeye.vision.evaluate import _matches
+
+    truth = np.array([[0, 0, 100, 100], [20, 0, 120, 100]], np.float64)  # a fanned card and the one beside it
+    # Both found boxes overlap the first card most; the second one is still the only cover of the other.
+    found = np.array([[5, 0, 105, 100], [0, 0, 100, 100]], np.float64)
+    assert _matches(truth, found) == [[1], [0]]
+    assert _matches(truth, np.vstack([found, [[0, 0, 99, 100]]])) == [[1, 2], [0]]
+    assert _matches(truth, np.array([[300, 0, 400, 100]], np.float64)) == [[], []]
+
+
 def test_pipeline_map_is_one_for_a_perfect_reader_and_falls_for_loose_boxes(scenes: Path) -> None:
     from oxeye.vision.evaluate import pipeline_map50_95
 

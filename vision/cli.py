@@ -16,7 +16,7 @@ def _train(args: argparse.Namespace) -> int:
     from oxeye.vision.train import TrainConfig, train
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
-                         args.val_fraction, args.workers, args.resume, args.transfer, args.cache)
+                         args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0)
     out = train(config)
     print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
     return 0
@@ -87,6 +87,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
     train.add_argument("--cache", action="store_true", help="hold the resized images in memory (faster epochs)")
+    train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
+                            "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")
     train.set_defaults(handler=_train)
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "

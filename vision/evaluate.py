@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_classes
 from oxeye.vision.classifier import item_name
@@ -35,14 +36,29 @@ def _boxes(values: list) -> np.ndarray:
 
 
 def _matches(truth: np.ndarray, found: np.ndarray) -> list[list[int]]:
-    """For each true box, the found boxes that cover it: IoU >= 0.5, or (a lone corner index) mostly inside it."""
+    """For each true box, the found boxes that stand for it: first one each, paired so that as many
+    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside); then each
+    found box left over goes to the true box it overlaps most, as that item reported twice.
+
+    A best-overlap-first pairing would let one found box of a fanned card take its neighbour's
+    true box, losing two items to one loose box; an optimal assignment (scipy) does not.
+    """
     if not len(truth) or not len(found):
         return [[] for _ in truth]
     ious = iou_matrix(truth, found)
     inside = intersections(truth, found) / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
-    owner = np.where(ious.max(axis=0) >= MATCH_IOU, ious.argmax(axis=0), np.where(inside.max(axis=0) >= 0.9,
-                                                                                 inside.argmax(axis=0), -1))
-    return [list(np.flatnonzero(owner == t)) for t in range(len(truth))]
+    eligible = (ious >= MATCH_IOU) | (inside >= 0.9)
+    # Every eligible pair is worth more than any gain in overlap, so the count of pairs comes first.
+    rows, cols = linear_sum_assignment(np.where(eligible, 2.0 + ious, 0.0), maximize=True)
+    matched: list[list[int]] = [[] for _ in truth]
+    for t, f in zip(rows, cols):
+        if eligible[t, f]:
+            matched[t].append(int(f))
+    paired = {f for m in matched for f in m}
+    for f in range(len(found)):
+        if f not in paired and eligible[:, f].any():
+            matched[int(np.where(eligible[:, f], ious[:, f] + inside[:, f], -1.0).argmax())].append(f)
+    return matched
 
 
 def label_mode(names: tuple[str, ...]) -> str:

@@ -33,6 +33,7 @@ class TrainConfig:
     resume: bool = False
     transfer: Path | None = None  # start from the layers of this .pt that fit (e.g. a detector of another mode)
     cache: bool = False  # hold the resized training images in memory (fast epochs, about 1 GB per 5,000 at 320)
+    lr0: float | None = None  # AdamW's starting rate; None lets ultralytics choose (too high to fine-tune briefly)
 
     @property
     def architecture(self) -> str:
@@ -44,6 +45,8 @@ class TrainConfig:
         label_classes(self.labels)
         if self.resume:
             return  # the interrupted run holds its own arguments
+        if self.lr0 is not None and not 0 < self.lr0 < 1:
+            raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.data is None:
             raise ValueError("--data is required (except with --resume, which takes the run's own)")
         if not (self.data / "meta").is_dir():
@@ -160,7 +163,9 @@ def train(config: TrainConfig) -> Path:
             project=str(config.out.resolve()), name="train", exist_ok=True, cache="ram" if config.cache else False,
             pretrained=str(config.transfer) if config.transfer else fine_tune, plots=False, verbose=False,
             # Weights that were trained already need no warm-up (ultralytics' default is 3 epochs of it).
-            warmup_epochs=0 if fine_tune else 3)
+            warmup_epochs=0 if fine_tune else 3,
+            # ultralytics' "auto" optimizer ignores lr0, so a chosen rate names its optimizer too.
+            **({"optimizer": "AdamW", "lr0": config.lr0} if config.lr0 else {}))
     best = YOLO(str(run / "weights" / "best.pt"))
     # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
     onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True))
