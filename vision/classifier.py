@@ -7,6 +7,7 @@ is named: a card by whichever of its indices reads best, a tile by the pips of i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -17,9 +18,20 @@ from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Item, doubt
 from oxeye.vision.runtime import open_session
 
-NESTED = 0.6  # an item this much inside a surer item of its kind is that item seen twice
 CLASSIFIER_NAME = "oxeye-cls.onnx"  # the classifier lives beside the detector it serves
 CLASSIFIER_WEIGHTS = "oxeye-cls.pt"  # its torch weights, beside it
+
+
+@dataclass(frozen=True)
+class Twins:
+    """When an item is a surer item of its kind seen twice (whole, and again as a part): it lies at
+    least ``inside`` within the surer one's box, and it either reads the same code or has both
+    keypoints within ``points`` of the surer one's (a share of the surer one's keypoint distance).
+    A fanned card lies as far inside its neighbour, but its indices lie apart and read otherwise.
+    Chosen on a tuning build with ``python -m bench.twins_sweep``; MODEL_CARD.md has the figures."""
+
+    inside: float = 0.5
+    points: float = 0.3
 
 
 class Classifier:
@@ -28,6 +40,7 @@ class Classifier:
     def __init__(self, model: Path, threads: int = 2) -> None:
         self.session, metadata = open_session(model, threads, "train it with 'oxeye train-classifier'")
         self.input_name = self.session.get_inputs()[0].name
+        self.twins = Twins()
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))
@@ -43,7 +56,7 @@ class Classifier:
     def name(self, image: np.ndarray, found: Detections) -> list[Item]:
         """One item per detection whose crops show a card or tile, best first; doubts flagged, never guessed."""
         crops = detection_crops(image, found.class_ids, found.keypoints, self.size)
-        return name_items(found, self.probabilities(crops).reshape(len(found), 2, len(self.names)))
+        return name_items(found, self.probabilities(crops).reshape(len(found), 2, len(self.names)), self.twins)
 
 
 def detection_crops(image: np.ndarray, class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
@@ -91,12 +104,13 @@ def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
     return (_card_name if kind == "card" else _tile_name)(pair)
 
 
-def name_items(found: Detections, probabilities: np.ndarray) -> list[Item]:
+def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins()) -> list[Item]:
     """Items from detections and their two crops' class probabilities (N, 2, classes).
 
     A detection is dropped when neither crop shows an index or half and the detector itself was
     unsure of it (the table under a false detection); when the detector was sure, the item stays,
     flagged. Doubt about where (the box's score) or about what (a weak or contested name) flags it.
+    An item that is a surer one seen twice (``twins``) is dropped.
     """
     items = []
     for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
@@ -111,18 +125,26 @@ def name_items(found: Detections, probabilities: np.ndarray) -> list[Item]:
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
                           keypoints=tuple((float(x), float(y)) for x, y in points[:, :2])))
     items.sort(key=lambda item: -item.confidence)
-    return _without_nested_twins(items)
+    return _without_twins(items, twins)
 
 
-def _without_nested_twins(items: list[Item]) -> list[Item]:
-    """Drop an item lying mostly inside a surer one of the same kind: one card seen whole and again as
-    a part, often under another name. (On a tuning build, seed 555, with the shipped model this took
-    items reported twice from 203 to 5 and item accuracy from 76.5% to 81.9%; a fan's cards overlap
-    less than this. MODEL_CARD.md has the other thresholds tried.)"""
+def _without_twins(items: list[Item], twins: Twins) -> list[Item]:
+    """Drop each item that is a surer one seen twice (see ``Twins``), surest first."""
     boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)
+    points = np.asarray([item.keypoints for item in items], np.float64).reshape(-1, 2, 2)
     kept: list[int] = []
-    for i, item in enumerate(items):  # surest first
-        if not any(items[k].kind == item.kind and inside[i, k] >= NESTED for k in kept):
+    for i, item in enumerate(items):
+        if not any(items[k].kind == item.kind and inside[i, k] >= twins.inside
+                   and (items[k].code == item.code or _same_points(points[i], points[k], twins.points))
+                   for k in kept):
             kept.append(i)
     return [items[i] for i in kept]
+
+
+def _same_points(points: np.ndarray, surer: np.ndarray, share: float) -> bool:
+    """Whether two items' keypoints (2, 2) pair up, in either order, within ``share`` of the surer
+    item's keypoint distance."""
+    reach = share * max(float(np.linalg.norm(surer[1] - surer[0])), 1e-9)
+    apart = np.linalg.norm(points[:, None] - surer[None], axis=2)
+    return min(max(apart[0, 0], apart[1, 1]), max(apart[0, 1], apart[1, 0])) < reach
