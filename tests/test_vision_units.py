@@ -290,7 +290,10 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
 
     perfect = synthetic(_Oracle(scenes), scenes)
     assert perfect["item_accuracy"] == 1.0 and perfect["hands_exact"] == 1.0 and perfect["reported_twice"] == 0
-    assert perfect["five_item_hands"] > 20
+    assert perfect["five_item_hands"] > 20 and perfect["missed"] == 0.0
+    groups = {key for key in perfect if key.startswith("accuracy_")}
+    assert {"accuracy_cards", "accuracy_tiles", "accuracy_half_visible"} <= groups
+    assert all(perfect[key] == 1.0 for key in groups)
     assert perfect["keypoint_error_median"] == perfect["keypoint_error_p90"] == 0.0
     strayed = synthetic(_Oracle(scenes, stray=0.1), scenes)
     assert strayed["keypoint_error_median"] == pytest.approx(0.1) and strayed["item_accuracy"] == 1.0
@@ -299,7 +302,15 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     read = doubled.read
     doubled.read = lambda image: (lambda r: Reading(r.width, r.height, r.items + r.items[:1], r.hands))(read(image))
     worse = synthetic(doubled, scenes)
-    assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0
+    assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0 and worse["missed"] == 0.0
+
+    halved = _Oracle(scenes)
+    read = halved.read
+    halved.read = lambda image: (lambda r: Reading(r.width, r.height, [i for i in r.items if i.kind == "card"],
+                                                   r.hands))(read(image))
+    cards_only = synthetic(halved, scenes)
+    assert cards_only["accuracy_cards"] == 1.0 and cards_only["accuracy_tiles"] == 0.0
+    assert cards_only["missed"] == pytest.approx(1 - cards_only["item_accuracy"]) and 0 < cards_only["missed"] < 1
 
 
 def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_twice() -> None:
@@ -311,6 +322,11 @@ def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_t
     assert _matches(truth, found) == [[1], [0]]
     assert _matches(truth, np.vstack([found, [[0, 0, 99, 100]]])) == [[1, 2], [0]]
     assert _matches(truth, np.array([[300, 0, 400, 100]], np.float64)) == [[], []]
+    # Boxes alike: the overlap pairs each found box with the true one it fits, the keypoints overrule it.
+    alike = np.array([[0, 0, 100, 100], [10, 0, 110, 100]], np.float64)
+    found = np.array([[8, 0, 108, 100], [2, 0, 102, 100]], np.float64)
+    assert _matches(alike, found) == [[1], [0]]
+    assert _matches(alike, found, strays=np.array([[0.05, 0.6], [0.5, 0.1]])) == [[0], [1]]
 
 
 def test_pipeline_map_is_one_for_a_perfect_reader_and_falls_for_loose_boxes(scenes: Path) -> None:

@@ -35,21 +35,25 @@ def _boxes(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(-1, 4)
 
 
-def _matches(truth: np.ndarray, found: np.ndarray) -> list[list[int]]:
+def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = None) -> list[list[int]]:
     """For each true box, the found boxes that stand for it: first one each, paired so that as many
-    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside); then each
-    found box left over goes to the true box it overlaps most, as that item reported twice.
+    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside), and among
+    such pairings the one whose keypoints stray least (``strays``, true by found, as
+    ``_keypoint_stray``) or else overlap most; then each found box left over goes to the true box it
+    overlaps most, as that item reported twice.
 
     A best-overlap-first pairing would let one found box of a fanned card take its neighbour's
-    true box, losing two items to one loose box; an optimal assignment (scipy) does not.
+    true box, losing two items to one loose box; an optimal assignment (scipy) does not. Where
+    fanned cards' boxes overlap alike, where a found item read the indices says which card it is.
     """
     if not len(truth) or not len(found):
         return [[] for _ in truth]
     ious = iou_matrix(truth, found)
     inside = intersections(truth, found) / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
     eligible = (ious >= MATCH_IOU) | (inside >= 0.9)
-    # Every eligible pair is worth more than any gain in overlap, so the count of pairs comes first.
-    rows, cols = linear_sum_assignment(np.where(eligible, 2.0 + ious, 0.0), maximize=True)
+    fit = ious if strays is None else 1.0 - np.minimum(strays, 1.0)
+    # Every eligible pair is worth more than any gain in fit, so the count of pairs comes first.
+    rows, cols = linear_sum_assignment(np.where(eligible, 2.0 + fit, 0.0), maximize=True)
     matched: list[list[int]] = [[] for _ in truth]
     for t, f in zip(rows, cols):
         if eligible[t, f]:
@@ -129,33 +133,53 @@ def pipeline_map50_95(detector: Detector, data: Path, conf: float = 0.05) -> flo
     return float(ap.mean()) if ap.size else 0.0
 
 
-def _keypoint_error(item: dict, found: Item) -> float | None:
-    """How far a found item's keypoints lie from the true ones, in either order (the worse of the two
-    points), as a share of the true keypoints' distance; None without keypoints."""
-    if len(found.keypoints) != 2:
+def _keypoint_stray(truth: list[dict], found: list[Item]) -> np.ndarray | None:
+    """How far each found item's keypoints lie from each true item's (true by found), in either
+    order (the worse of the two points), as a share of the true keypoints' distance; None when the
+    found items carry no keypoints."""
+    if not found or any(len(item.keypoints) != 2 for item in found):
         return None
-    truth = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
-    seen = np.array(found.keypoints, np.float64)
-    error = min(np.linalg.norm(seen - truth, axis=1).max(), np.linalg.norm(seen[::-1] - truth, axis=1).max())
-    return float(error / max(np.linalg.norm(truth[1] - truth[0]), 1e-9))
+    true_points = np.array([[c["centre"] for c in item["corner_boxes"]] for item in truth], np.float64).reshape(-1, 2, 2)
+    seen = np.array([item.keypoints for item in found], np.float64)[None]
+    ahead = np.linalg.norm(seen - true_points[:, None], axis=3).max(axis=2)
+    turned = np.linalg.norm(seen[:, :, ::-1] - true_points[:, None], axis=3).max(axis=2)
+    spans = np.linalg.norm(true_points[:, 1] - true_points[:, 0], axis=1).clip(1e-9)
+    return np.minimum(ahead, turned) / spans[:, None]
+
+
+def _groups(meta: dict) -> list[tuple[str, ...]]:
+    """The groups each labelled item of a generated image is tallied in: its kind, its hand's
+    arrangement, and whether at least half of it shows."""
+    arrangement = {i: hand["arrangement"] for hand in meta["hands"] for i in hand["items"]}
+    return [(f"{item['kind']}s", arrangement.get(n, "no_hand"),
+             "half_visible" if item["visible_fraction"] >= 0.5 else "under_half_visible")
+            for n, item in enumerate(meta["items"])]
 
 
 def synthetic(detector: Detector, data: Path) -> dict[str, float]:
-    """Per-item accuracy, items reported twice, exact five-item hands and, for a model with keypoints,
-    the median and 90th percentile of the keypoint error of the items found once, over a held-out build."""
-    items = right = twice = extra = hands = exact = 0
+    """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
+    the share of items never found, items reported twice, exact five-item hands and, for a model
+    with keypoints, the median and 90th percentile of the keypoint error of the items found once,
+    over a held-out build."""
+    items = right = missed = twice = extra = hands = exact = 0
     errors: list[float] = []
+    tally: dict[str, list[int]] = {}
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
         reading = detector.read(read_image(data / meta["image"]))
-        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]))
+        strays = _keypoint_stray(meta["items"], reading.items)
+        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays)
         items += len(meta["items"])
-        right += sum(len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"]))
+        outcomes = [len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"])]
+        right += sum(outcomes)
+        for groups, outcome in zip(_groups(meta), outcomes):
+            for group in groups:
+                tally.setdefault(group, [0, 0])[0] += outcome
+                tally[group][1] += 1
+        missed += sum(not m for m in matched)
         twice += sum(len(m) > 1 for m in matched)
-        for m, truth in zip(matched, meta["items"]):
-            error = _keypoint_error(truth, reading.items[m[0]]) if len(m) == 1 else None
-            if error is not None:
-                errors.append(error)
+        if strays is not None:
+            errors += [float(strays[t, m[0]]) for t, m in enumerate(matched) if len(m) == 1]
         extra += len(reading.items) - sum(len(m) for m in matched)
         found_hands = {frozenset(h.items) for h in reading.hands}
         for hand in meta["hands"]:
@@ -165,8 +189,10 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
                 named = all(len(m) == 1 and reading.items[m[0]].code == meta["items"][i]["code"]
                             for m, i in zip(members, hand["items"]))
                 exact += named and frozenset(m[0] for m in members) in found_hands
-    figures = {"items": items, "item_accuracy": right / max(items, 1), "reported_twice": twice,
-               "unmatched_reports": extra, "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
+    figures = {"items": items, "item_accuracy": right / max(items, 1), "missed": missed / max(items, 1),
+               "reported_twice": twice, "unmatched_reports": extra, "five_item_hands": hands,
+               "hands_exact": exact / max(hands, 1)}
+    figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
         figures["keypoint_error_p90"] = float(np.percentile(errors, 90))
