@@ -191,15 +191,10 @@ def _pairs(*readings: tuple[tuple[str, float], ...]) -> np.ndarray:
     return out
 
 
-def _found(boxes: list[list[float]], scores: list[float], kinds: list[int],
-           points: list[list[list[float]]] | None = None) -> Detections:
-    """Detections; their keypoints all at the origin unless given as (x, y) pairs."""
+def _found(boxes: list[list[float]], scores: list[float], kinds: list[int]) -> Detections:
     n = len(boxes)
-    keypoints = np.zeros((n, 2, 3), np.float32)
-    if points is not None:
-        keypoints[:, :, :2] = points
     return Detections(np.array(boxes, np.float32), np.array(scores, np.float32), np.array(kinds, np.int64),
-                      np.zeros(n, np.float32), np.zeros(n, np.int64), keypoints)
+                      np.zeros(n, np.float32), np.zeros(n, np.int64), np.zeros((n, 2, 3), np.float32))
 
 
 def test_the_classifier_names_items_by_their_keypoint_crops_drops_bare_table_and_flags_doubt() -> None:
@@ -222,25 +217,22 @@ def test_the_classifier_names_items_by_their_keypoint_crops_drops_bare_table_and
 
 
 def test_an_item_inside_a_surer_one_of_its_kind_is_that_item_seen_twice() -> None:
-    found = _found([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], [0.9, 0.8, 0.8, 0.7],
+    found = _found([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], [0.9, 0.2, 0.8, 0.7],
                    [0, 0, 1, 0])
-    # a part named otherwise (keypoints where the whole card's are); a tile on it; a twin apart
+    # an unsure part named otherwise; a tile on it; a twin apart
     probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in ("QH", "QS", "pips6", "QH")])
     assert [i.code for i in name_items(found, probabilities)] == ["QH", "6-6", "QH"]
 
 
-def test_a_fanned_card_inside_its_neighbour_stays_unless_it_reads_the_same_or_shares_its_indices() -> None:
-    # The top card, indices at (10, 10) and (50, 80); under it, cards whose boxes lie inside its box.
-    whole = [[0, 0, 60, 90], [10, 10, 50, 60], [10, 10, 50, 60], [10, 10, 50, 60], [10, 10, 50, 60]]
-    points = [[[10, 10], [50, 80]],
-              [[38, 12], [48, 50]],  # a fanned neighbour: indices over a third of the card away, another name
-              [[38, 12], [48, 50]],  # the same card again, as a part
-              [[48, 76], [13, 14]],  # a part whose indices are the top card's (either order)
-              [[10, 10], [50, 40]]]  # one index shared, the other half the card away: a neighbour
-    found = _found(whole, [0.9, 0.8, 0.8, 0.8, 0.8], [0] * 5, points)
-    probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in ("QH", "JS", "QH", "9D", "8C")])
+def test_a_fanned_card_inside_its_neighbour_stays_unless_it_reads_the_same_or_is_unsure() -> None:
+    # The top card; under it, boxes that lie inside its box.
+    boxes = [[0, 0, 60, 90]] + [[10, 10, 50, 60]] * 4
+    found = _found(boxes, [0.9, 0.8, 0.8, 0.25, 0.35], [0] * 5)
+    names = ("QH", "JS", "QH", "9D", "8C")  # a fanned neighbour; the top card again; an unsure part; a sure one
+    probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in names])
     assert [i.code for i in name_items(found, probabilities)] == ["QH", "JS", "8C"]
-    assert [i.code for i in name_items(found, probabilities, Twins(inside=1.1))] == ["QH", "JS", "QH", "9D", "8C"]
+    assert [i.code for i in name_items(found, probabilities, Twins(inside=1.1))] == ["QH", "JS", "QH", "8C", "9D"]
+    assert [i.code for i in name_items(found, probabilities, Twins(unsure=0.0))] == ["QH", "JS", "8C", "9D"]
 
 
 @pytest.fixture(scope="module")

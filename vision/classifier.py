@@ -25,13 +25,14 @@ CLASSIFIER_WEIGHTS = "oxeye-cls.pt"  # its torch weights, beside it
 @dataclass(frozen=True)
 class Twins:
     """When an item is a surer item of its kind seen twice (whole, and again as a part): it lies at
-    least ``inside`` within the surer one's box, and it either reads the same code or has both
-    keypoints within ``points`` of the surer one's (a share of the surer one's keypoint distance).
-    A fanned card lies as far inside its neighbour, but its indices lie apart and read otherwise.
-    Chosen on a tuning build with ``python -m bench.twins_sweep``; MODEL_CARD.md has the figures."""
+    least ``inside`` within the surer one's box, and it either reads the same code or is itself
+    unsure (confidence under ``unsure``). A fanned card lies as far inside its neighbour, but reads
+    otherwise, and mostly surely. Chosen on a tuning build with ``python -m bench.twins_sweep``;
+    MODEL_CARD.md has the figures. (Two like cards of two decks, one half over the other, would
+    read as one.)"""
 
     inside: float = 0.5
-    points: float = 0.3
+    unsure: float = 0.3
 
 
 class Classifier:
@@ -132,19 +133,9 @@ def _without_twins(items: list[Item], twins: Twins) -> list[Item]:
     """Drop each item that is a surer one seen twice (see ``Twins``), surest first."""
     boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)
-    points = np.asarray([item.keypoints for item in items], np.float64).reshape(-1, 2, 2)
     kept: list[int] = []
     for i, item in enumerate(items):
         if not any(items[k].kind == item.kind and inside[i, k] >= twins.inside
-                   and (items[k].code == item.code or _same_points(points[i], points[k], twins.points))
-                   for k in kept):
+                   and (items[k].code == item.code or item.confidence < twins.unsure) for k in kept):
             kept.append(i)
     return [items[i] for i in kept]
-
-
-def _same_points(points: np.ndarray, surer: np.ndarray, share: float) -> bool:
-    """Whether two items' keypoints (2, 2) pair up, in either order, within ``share`` of the surer
-    item's keypoint distance."""
-    reach = share * max(float(np.linalg.norm(surer[1] - surer[0])), 1e-9)
-    apart = np.linalg.norm(points[:, None] - surer[None], axis=2)
-    return min(max(apart[0, 0], apart[1, 1]), max(apart[0, 1], apart[1, 0])) < reach
