@@ -185,10 +185,8 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
         for hand in meta["hands"]:
             if len(hand["items"]) == 5:
                 hands += 1
-                members = [matched[i] for i in hand["items"]]
-                named = all(len(m) == 1 and reading.items[m[0]].code == meta["items"][i]["code"]
-                            for m, i in zip(members, hand["items"]))
-                exact += named and frozenset(m[0] for m in members) in found_hands
+                named = all(outcomes[i] for i in hand["items"])  # each found once, so each has one box
+                exact += named and frozenset(matched[i][0] for i in hand["items"]) in found_hands
     figures = {"items": items, "item_accuracy": right / max(items, 1), "missed": missed / max(items, 1),
                "reported_twice": twice, "unmatched_reports": extra, "five_item_hands": hands,
                "hands_exact": exact / max(hands, 1)}
