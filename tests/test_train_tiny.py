@@ -40,6 +40,25 @@ def test_the_classifier_trains_on_every_class_and_validates_on_every_class(tiny:
         assert sorted(set(crops["labels"].tolist())) == list(range(len(CROP_CLASSES)))
 
 
+def test_hidden_indices_may_outnumber_the_other_classes_as_none(tiny: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from oxeye.vision.classes import BACKGROUND
+    from oxeye.vision.train_classifier import crop_label, prepare_crops
+
+    none = CROP_CLASSES.index(BACKGROUND)
+    hidden = sum(crop_label(item, end) == BACKGROUND for meta in (tiny / "ds" / "meta").glob("*.json")
+                 for item in json.loads(meta.read_text())["items"] for end in (0, 1))
+    assert hidden > 8  # the tiny build has fans and overlaps enough to test the cap
+    capped = prepare_crops((tiny / "ds",), TINY_CROP, 3, 0.1, 0)["train"][1]
+    more = prepare_crops((tiny / "ds",), TINY_CROP, 3, 0.1, 0, hidden=8)["train"][1]
+    assert (capped == none).sum() == 3 and (more == none).sum() == 8
+    assert all((capped == k).sum() == (more == k).sum() for k in range(len(CROP_CLASSES)) if k != none)
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(tmp_path / "run"), "--per-class", "5",
+                 "--hidden-per-class", "4"]) == 2
+    assert "--hidden-per-class must be at least --per-class (5), got 4" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_classifier_fine_tunes_from_its_weights_of_the_same_crop_size(tiny: Path, tmp_path: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     import torch

@@ -26,7 +26,7 @@ def _train_classifier(args: argparse.Namespace) -> int:
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
     config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
-                              args.val_fraction, args.seed, args.model)
+                              args.hidden_per_class, args.val_fraction, args.seed, args.model)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
     figures = train_classifier(config)
@@ -101,6 +101,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--epochs", type=int, default=20, help="epochs (20)")
     classify.add_argument("--batch", type=int, default=128, help="batch size (128)")
     classify.add_argument("--per-class", type=int, default=3000, help="at most this many training crops per class (3000)")
+    classify.add_argument("--hidden-per-class", type=int, metavar="N", help="crops of hidden indices (class \"none\") "
+                          "may number up to N, at least --per-class (default: --per-class)")
     classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     classify.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter and the training (0)")
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "

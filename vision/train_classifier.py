@@ -45,6 +45,7 @@ class ClassifierConfig:
     epochs: int = 20
     batch: int = 128
     per_class: int = 3000
+    hidden: int | None = None  # "none" crops of hidden indices may number this many (default: per_class)
     val_fraction: float = 0.1
     seed: int = 0
     model: Path | None = None  # an oxeye-cls.pt to fine-tune from
@@ -58,6 +59,8 @@ class ClassifierConfig:
             raise ValueError(f"--imgsz must be a multiple of 8 and at least 16, got {self.imgsz}")
         if min(self.epochs, self.batch, self.per_class) < 1:
             raise ValueError("--epochs, --batch and --per-class must be at least 1")
+        if self.hidden is not None and self.hidden < self.per_class:
+            raise ValueError(f"--hidden-per-class must be at least --per-class ({self.per_class}), got {self.hidden}")
         if not 0 < self.val_fraction < 1:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
         if self.model is not None and not self.model.is_file():
@@ -122,13 +125,17 @@ def _bare_points(meta: dict, rng: np.random.Generator, count: int) -> list[np.nd
 
 
 def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_fraction: float,
-                  seed: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                  seed: int, hidden: int | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Crops of one or more builds, split into train and val: (images, labels as indices into
     ``CROP_CLASSES``).
 
     Each class's first crop, and then every ``1 / val_fraction``-th, goes to val, so that val holds
-    every class even on a small build. (Accuracy is measured on a held-out build.)
+    every class even on a small build. (Accuracy is measured on a held-out build.) "none" takes bare
+    table only while it holds fewer than ``per_class`` crops, and hidden indices up to ``hidden``: in a
+    fan, every card's hidden corner lies beside a neighbour's index, a crop the classifier must call
+    "none" as often as it meets it.
     """
+    cap = {name: per_class for name in CROP_CLASSES} | {BACKGROUND: max(per_class, hidden or per_class)}
     metas = [path for source in sources for path in sorted((source / "meta").glob("*.json"))]
     if not metas:
         raise ValueError(f"--data {' '.join(map(str, sources))} holds no images (meta/ is empty)")
@@ -143,7 +150,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
             points = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
             for end in (0, 1):
                 label = crop_label(item, end)
-                if label is not None and counts["train"][label] < per_class:
+                if label is not None and counts["train"][label] < cap[label]:
                     wanted.append((item["kind"], points, end, label))
         if counts["train"][BACKGROUND] < per_class:
             wanted += [("card", bare, 0, BACKGROUND) for bare in _bare_points(meta, rng, 2)]
@@ -152,7 +159,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
         levels = pyramid(cv2.imread(str(metas[n].parent.parent / meta["image"]), cv2.IMREAD_COLOR))
         for kind, points, end, label in wanted:
             part = "val" if counts["val"][label] <= val_fraction * counts["train"][label] else "train"
-            if counts[part][label] < per_class:
+            if counts[part][label] < cap[label]:
                 moved, grow = _jittered(points, rng)
                 centre, partner = moved if end == 0 else moved[::-1]
                 crop = item_crops(levels, kind, np.stack([centre, centre + (partner - centre) * grow]), size)[0]
@@ -191,7 +198,7 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
 
     torch.manual_seed(config.seed)
     model = _start(config)
-    crops = prepare_crops(config.data, config.imgsz, config.per_class, config.val_fraction, config.seed)
+    crops = prepare_crops(config.data, config.imgsz, config.per_class, config.val_fraction, config.seed, config.hidden)
     (config.out / CROPS).mkdir(parents=True, exist_ok=True)
     for part, (images, labels) in crops.items():
         np.savez(config.out / CROPS / f"{part}.npz", images=images, labels=labels)
