@@ -319,6 +319,15 @@ def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_t
     found = np.array([[8, 0, 108, 100], [2, 0, 102, 100]], np.float64)
     assert _matches(alike, found) == [[1], [0]]
     assert _matches(alike, found, strays=np.array([[0.05, 0.6], [0.5, 0.1]])) == [[0], [1]]
+    # A found box covering two cards alike stands for the one it reads, before any keypoint fit.
+    assert _matches(alike, found, np.array([[0.05, 0.6], [0.5, 0.1]]), np.array([[0, 1], [1, 0]], bool)) == [[1], [0]]
+    # More items paired comes first, however many of fewer pairs would read right: the shifted boxes
+    # read the first two cards, but only the pairing that leaves no card out is taken.
+    row = np.array([[0, 0, 100, 100], [60, 0, 160, 100], [120, 0, 220, 100]], np.float64)
+    seen = np.array([[30, 0, 130, 100], [90, 0, 190, 100], [0, 0, 100, 100]], np.float64)
+    reads = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]], bool)
+    assert _matches(row, seen, None, reads) == [[2], [0], [1]]
+    assert _matches(row[:2], seen[:2], None, reads[:2, :2]) == [[0], [1]]
 
 
 def test_pipeline_map_is_one_for_a_perfect_reader_and_falls_for_loose_boxes(scenes: Path) -> None:

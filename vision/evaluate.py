@@ -35,16 +35,20 @@ def _boxes(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(-1, 4)
 
 
-def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = None) -> list[list[int]]:
+def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = None,
+             same: np.ndarray | None = None) -> list[list[int]]:
     """For each true box, the found boxes that stand for it: first one each, paired so that as many
-    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside), and among
-    such pairings the one whose keypoints stray least (``strays``, true by found, as
+    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside); among
+    such pairings, the one in which most found items read their true item's code (``same``, true by
+    found), and then the one whose keypoints stray least (``strays``, true by found, as
     ``_keypoint_stray``) or else overlap most; then each found box left over goes to the true box it
     overlaps most, as that item reported twice.
 
     A best-overlap-first pairing would let one found box of a fanned card take its neighbour's
-    true box, losing two items to one loose box; an optimal assignment (scipy) does not. Where
-    fanned cards' boxes overlap alike, where a found item read the indices says which card it is.
+    true box, losing two items to one loose box; an optimal assignment (scipy) does not. Where one
+    found box covers two fanned cards alike and reads one of them, it stands for that one, as
+    ultralytics' mAP pairs only boxes of one class; failing that, where a found item read the
+    indices says which card it is.
     """
     if not len(truth) or not len(found):
         return [[] for _ in truth]
@@ -52,8 +56,12 @@ def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = N
     inside = intersections(truth, found) / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
     eligible = (ious >= MATCH_IOU) | (inside >= 0.9)
     fit = ious if strays is None else 1.0 - np.minimum(strays, 1.0)
-    # Every eligible pair is worth more than any gain in fit, so the count of pairs comes first.
-    rows, cols = linear_sum_assignment(np.where(eligible, 2.0 + fit, 0.0), maximize=True)
+    reads = np.zeros_like(fit) if same is None else same.astype(np.float64)
+    # Ranked by the count of pairs, then of pairs read right, then fit: each weight exceeds the most
+    # that everything ranked below it can add up to over the pairs.
+    most = min(len(truth), len(found)) + 1.0
+    value = most * (most + 1.0) + most * reads + np.clip(fit, 0.0, 1.0)
+    rows, cols = linear_sum_assignment(np.where(eligible, value, 0.0), maximize=True)
     matched: list[list[int]] = [[] for _ in truth]
     for t, f in zip(rows, cols):
         if eligible[t, f]:
@@ -168,7 +176,10 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
         meta = json.loads(path.read_text())
         reading = detector.read(read_image(data / meta["image"]))
         strays = _keypoint_stray(meta["items"], reading.items)
-        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays)
+        same = np.array([[t["code"] == f.code for f in reading.items] for t in meta["items"]], bool)
+        same = same.reshape(len(meta["items"]), len(reading.items))
+        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays,
+                           same)
         items += len(meta["items"])
         outcomes = [len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"])]
         right += sum(outcomes)
@@ -224,7 +235,9 @@ def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
         photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
         reading: Reading = detector.read(read_image(photo))
         cards_only = [item for item in reading.items if item.kind == "card"]
-        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]))
+        same = np.array([[item.code[:-1] == RANKS[name] for item in cards_only] for name, _ in labels], bool)
+        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None,
+                           same.reshape(len(labels), len(cards_only)))
         cards += len(labels)
         located += sum(bool(m) for m in matched)
         twice += sum(len(m) > 1 for m in matched)
