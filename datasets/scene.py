@@ -22,6 +22,7 @@ EMPTY = -2  # id map value of the bare table
 HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
 PROP_SIZES = {"chip": (0.4, 0.5), "die": (0.15, 0.25), "card_back": (0.95, 1.0), "tile_back": (0.9, 1.0)}  # x item height
 LOOSE_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2]) / 20  # 1 to 5 loose items, as in the real card photos
+HEAP_SHARE = 0.5  # of the loose close-ups, those whose items lie partly on one another, as cards tossed down do
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,16 @@ def _arrangement(rng: np.random.Generator, style: str, w: float, h: float) -> li
     gap = w * rng.uniform(0.02, 0.4)
     xs = [(i - 2) * (w + gap) + (gap * 1.5 if style == "split" and i >= 3 else 0) for i in range(5)]
     return [(x, rng.normal(0, 0.03 * h), rng.normal(0, 3)) for x in xs]
+
+
+def _heap_offset(rng: np.random.Generator, w: float, h: float) -> tuple[float, float]:
+    """Where the next item of a heap lies from the centre of the one under it, in that one's face
+    units (``w`` x ``h``): across it or along it by 0.2 to 0.6 of its size, so covering part of it
+    and leaving at least one of its corner indices in view."""
+    share = rng.uniform(0.2, 0.6) * rng.choice((-1.0, 1.0))
+    if rng.random() < 0.6:
+        return share * w, rng.normal(0, 0.05 * h)
+    return rng.normal(0, 0.05 * w), share * h
 
 
 def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matrix: np.ndarray, owner: int,
@@ -245,7 +256,7 @@ def _props_on_top(scene: Scene, rng: np.random.Generator, h: np.ndarray, library
 def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: list[str],
                  size: tuple[int, int], loose: bool = False) -> Scene:
     """Render one scene of ``kind`` ('cards' or 'tiles'): hands with hand 0 holding the ``anchor`` codes in
-    full view, or (``loose``) a close-up of 1 to 5 large loose items drawn at random."""
+    full view, or (``loose``) a close-up of 1 to 5 large loose items drawn at random, strewn or in a heap."""
     width, height = size
     h, tilt = _camera(rng, width, height, loose)
     inv = np.linalg.inv(h)
@@ -270,12 +281,18 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
         _place_prop(scene, rng, h, library, props[rng.integers(len(props))], centre, size_px / _local_scale(h, centre))
     fw, fh = next(iter(faces.values())).size
     if loose:
+        heap = rng.random() < HEAP_SHARE
+        placement = None
         for code in pool[:n_items]:
-            centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
-            upright = rng.random() < 0.5  # people often lay cards square to the camera
-            angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
-            _place_face(scene, rng, h, faces[code], 0,
-                        _affine(*centre, angle, size_px / fh / _local_scale(h, centre)), tilt)
+            if heap and placement is not None:
+                centre = _apply(placement, np.array([_heap_offset(rng, fw, fh)]))[0]
+                angle += rng.normal(0, 8)
+            else:
+                centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
+                upright = rng.random() < 0.5  # people often lay cards square to the camera
+                angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
+            placement = _affine(*centre, angle, size_px / fh / _local_scale(h, centre))
+            _place_face(scene, rng, h, faces[code], 0, placement, tilt)
         if rng.random() < 0.05 and scene.items:
             x0, y0, x1, y1 = scene.items[-1].roi
             _random_finger(scene, rng, np.array([(x0 + x1) / 2, y1 - 0.1 * (y1 - y0)]), size_px * rng.uniform(0.15, 0.22))

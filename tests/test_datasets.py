@@ -12,6 +12,7 @@ import pytest
 from oxeye.datasets.backgrounds import KINDS, table_texture
 from oxeye.service.cli import main
 from oxeye.vision.classes import CLASSES, kind_of
+from oxeye.vision.decode import iou_matrix
 
 N_IMAGES = 32  # 11 card and 5 tile hand scenes (every third scene of a kind is loose) hold every class
 
@@ -93,6 +94,29 @@ def test_close_ups_of_loose_items_and_phone_or_webcam_frames(built: Path) -> Non
             assert all(len(h["items"]) + h["unlabelled"] == 5 for h in meta["hands"])
     shapes = {(m["width"], m["height"]) for m in metas}
     assert {(320, 224), (224, 320), (320, 160)} <= shapes  # 4:3 either way and 16:9 (short side a multiple of 32)
+
+
+def test_a_heap_lays_each_close_up_item_partly_on_the_one_before(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from oxeye.datasets import scene as scenes
+    from oxeye.datasets.build import load_library
+
+    library = load_library(tmp_path)  # the project's own decks only
+
+    def overlaps(heap_share: float) -> list[float]:
+        """Per close-up of several items, the least overlap (IoU of item regions) of consecutive items."""
+        monkeypatch.setattr(scenes, "HEAP_SHARE", heap_share)
+        least = []
+        for seed in range(12):
+            drawn = scenes.render_scene(np.random.default_rng(seed), library, "cards", [], (320, 240), loose=True)
+            rois = np.array([item.roi for item in drawn.items], np.float64)
+            if len(rois) > 1:
+                least.append(min(iou_matrix(rois[k:k + 1], rois[k + 1:k + 2])[0, 0] for k in range(len(rois) - 1)))
+        return least
+
+    heaped, strewn = overlaps(1.0), overlaps(0.0)
+    assert heaped and min(heaped) > 0.1
+    assert sum(v > 0.1 for v in strewn) < len(strewn) / 2
 
 
 def test_same_seed_same_bytes(built: Path, tmp_path: Path) -> None:
