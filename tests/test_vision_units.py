@@ -294,7 +294,9 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     read = doubled.read
     doubled.read = lambda image: (lambda r: Reading(r.width, r.height, r.items + r.items[:1], r.hands))(read(image))
     worse = synthetic(doubled, scenes)
-    assert worse["reported_twice"] == 40 and worse["item_accuracy"] < 1.0 and worse["missed"] == 0.0
+    with_items = sum(bool(json.loads(path.read_text())["items"]) for path in (scenes / "meta").glob("*.json"))
+    assert with_items > 30  # each image's first item reported again is one double
+    assert worse["reported_twice"] == with_items and worse["item_accuracy"] < 1.0 and worse["missed"] == 0.0
 
     halved = _Oracle(scenes)
     read = halved.read
