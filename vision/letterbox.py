@@ -49,7 +49,8 @@ def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[
     """
     height, width = image.shape[:2]
     scale = min(size / height, size / width)
-    new_w, new_h = round(width * scale), round(height * scale)
+    # At least a pixel each way: a sliver of a frame (2000 x 3) would otherwise shrink to nothing.
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     out_w, out_h = size, size
     if stride:
         out_w, out_h = new_w + (size - new_w) % stride, new_h + (size - new_h) % stride
