@@ -60,9 +60,12 @@ def _detect(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from oxeye.vision.evaluate import evaluate
+    from oxeye.vision.train import require_build
 
     if args.data is None and args.real is None:
         raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
+    if args.data is not None:
+        require_build(args.data)
     print(json.dumps(evaluate(args.model, args.data, args.real), indent=2))
     return 0
 

@@ -17,6 +17,14 @@ CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 
 
+
+def require_build(folder: Path) -> None:
+    """ValueError unless ``folder`` was written by 'oxeye dataset build' and holds an image (meta/*.json)."""
+    if not (Path(folder) / "meta").is_dir():
+        raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
+    if next((Path(folder) / "meta").glob("*.json"), None) is None:
+        raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+
 @dataclass(frozen=True)
 class TrainConfig:
     """One training run; ``validate`` turns bad values into one clear ValueError."""
@@ -49,8 +57,7 @@ class TrainConfig:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.data is None:
             raise ValueError("--data is required (except with --resume, which takes the run's own)")
-        if not (self.data / "meta").is_dir():
-            raise ValueError(f"--data {self.data} is not a folder written by 'oxeye dataset build' (no meta/)")
+        require_build(self.data)
         if self.imgsz < 64 or self.imgsz % 32:
             raise ValueError(f"--imgsz must be a multiple of 32 and at least 64, got {self.imgsz}")
         if self.epochs < 1 or self.batch < 1:

@@ -22,6 +22,7 @@ from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
+from oxeye.vision.train import require_build
 
 if TYPE_CHECKING:  # torch is imported only when training
     from torch import nn
@@ -53,8 +54,7 @@ class ClassifierConfig:
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
         for folder in self.data:
-            if not (folder / "meta").is_dir():
-                raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
+            require_build(folder)
         if self.imgsz < 16 or self.imgsz % 8:
             raise ValueError(f"--imgsz must be a multiple of 8 and at least 16, got {self.imgsz}")
         if min(self.epochs, self.batch, self.per_class) < 1:
@@ -137,8 +137,6 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
     """
     cap = {name: per_class for name in CROP_CLASSES} | {BACKGROUND: max(per_class, hidden or per_class)}
     metas = [path for source in sources for path in sorted((source / "meta").glob("*.json"))]
-    if not metas:
-        raise ValueError(f"--data {' '.join(map(str, sources))} holds no images (meta/ is empty)")
     rng = np.random.default_rng(seed)
     index = {name: i for i, name in enumerate(CROP_CLASSES)}
     split: dict[str, tuple[list[np.ndarray], list[int]]] = {"train": ([], []), "val": ([], [])}
