@@ -162,7 +162,6 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
 
 
-
 def test_evaluate_names_a_folder_that_is_no_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     expected = f"--data {tmp_path} is not a folder written by 'oxeye dataset build' (no meta/)"
@@ -170,6 +169,7 @@ def test_evaluate_names_a_folder_that_is_no_build(tmp_path: Path, capsys: pytest
     (tmp_path / "meta").mkdir()
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"oxeye evaluate: error: --data {tmp_path} holds no images (meta/ is empty)\n"
+
 
 def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) -> None:
     """ultralytics' own choice (about 0.0017 here) undid a trained detector in one epoch; --lr0 sets it."""

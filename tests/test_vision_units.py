@@ -50,12 +50,12 @@ def test_letterbox_maps_boxes_back_to_the_frame() -> None:
     assert rectangle.shape == (1, 3, 192, 320) and (fit.pad_x, fit.pad_y) == (0, 6)
 
 
-
 @pytest.mark.parametrize("shape", [(2000, 3, 3), (3, 2000, 3), (1, 1, 3)])
 def test_letterbox_takes_a_sliver_of_a_frame(shape: tuple[int, int, int]) -> None:
     blob, fit = letterbox(np.full(shape, 90, dtype=np.uint8), 320, stride=32)
     assert blob.shape[:2] == (1, 3) and min(blob.shape[2:]) >= 32 and max(blob.shape[2:]) == 320
     assert set(np.unique(np.round(blob * 255)).tolist()) <= {90.0, 114.0}  # the frame's grey and the padding
+
 
 def test_decode_keeps_the_best_box_per_class_and_reads_corners() -> None:
     out = _output([(10, 10, 50, 90, 3, 0.9), (12, 11, 50, 92, 3, 0.8), (12, 11, 50, 92, 7, 0.85),

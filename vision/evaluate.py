@@ -35,6 +35,11 @@ def _boxes(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(-1, 4)
 
 
+def _alike(truth: list[str], found: list[str]) -> np.ndarray:
+    """(true, found) booleans: whether each found item reads as each true one (``_matches``' ``same``)."""
+    return np.array([[t == f for f in found] for t in truth], bool).reshape(len(truth), len(found))
+
+
 def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = None,
              same: np.ndarray | None = None) -> list[list[int]]:
     """For each true box, the found boxes that stand for it: first one each, paired so that as many
@@ -176,8 +181,7 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
         meta = json.loads(path.read_text())
         reading = detector.read(read_image(data / meta["image"]))
         strays = _keypoint_stray(meta["items"], reading.items)
-        same = np.array([[t["code"] == f.code for f in reading.items] for t in meta["items"]], bool)
-        same = same.reshape(len(meta["items"]), len(reading.items))
+        same = _alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
         matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays,
                            same)
         items += len(meta["items"])
@@ -235,9 +239,8 @@ def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
         photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
         reading: Reading = detector.read(read_image(photo))
         cards_only = [item for item in reading.items if item.kind == "card"]
-        same = np.array([[item.code[:-1] == RANKS[name] for item in cards_only] for name, _ in labels], bool)
-        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None,
-                           same.reshape(len(labels), len(cards_only)))
+        same = _alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
+        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None, same)
         cards += len(labels)
         located += sum(bool(m) for m in matched)
         twice += sum(len(m) > 1 for m in matched)

@@ -17,13 +17,13 @@ CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 
 
-
 def require_build(folder: Path) -> None:
     """ValueError unless ``folder`` was written by 'oxeye dataset build' and holds an image (meta/*.json)."""
     if not (Path(folder) / "meta").is_dir():
         raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
     if next((Path(folder) / "meta").glob("*.json"), None) is None:
         raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+
 
 @dataclass(frozen=True)
 class TrainConfig:
