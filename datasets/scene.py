@@ -22,7 +22,8 @@ EMPTY = -2  # id map value of the bare table
 HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
 PROP_SIZES = {"chip": (0.4, 0.5), "die": (0.15, 0.25), "card_back": (0.95, 1.0), "tile_back": (0.9, 1.0)}  # x item height
 LOOSE_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2]) / 20  # 1 to 5 loose items, as in the real card photos
-HEAP_SHARE = 0.5  # of the loose close-ups, those whose items lie partly on one another, as cards tossed down do
+LOOSE_LAYOUTS = ("strewn", "heap", "row")  # items anywhere; each tossed partly on the last; laid down in an overlapped row
+LOOSE_LAYOUT_WEIGHTS = np.array([0.4, 0.3, 0.3])  # rows: a hand put down side by side, as most real card photos show it
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,13 @@ def _heap_offset(rng: np.random.Generator, w: float, h: float) -> tuple[float, f
     if rng.random() < 0.6:
         return share * w, rng.normal(0, 0.05 * h)
     return rng.normal(0, 0.05 * w), share * h
+
+
+def _row_offset(rng: np.random.Generator, w: float, h: float, side: float) -> tuple[float, float]:
+    """Where the next item of an overlapped row lies from the one under it: always to the same
+    ``side`` (+1 or -1) across it by 0.2 to 0.6 of its width, edges nearly level, leaving a strip
+    with its index in view."""
+    return side * rng.uniform(0.2, 0.6) * w, rng.normal(0, 0.03 * h)
 
 
 def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matrix: np.ndarray, owner: int,
@@ -281,12 +289,16 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
         _place_prop(scene, rng, h, library, props[rng.integers(len(props))], centre, size_px / _local_scale(h, centre))
     fw, fh = next(iter(faces.values())).size
     if loose:
-        heap = rng.random() < HEAP_SHARE
+        layout = LOOSE_LAYOUTS[rng.choice(len(LOOSE_LAYOUTS), p=LOOSE_LAYOUT_WEIGHTS)]
+        side = rng.choice((-1.0, 1.0))
         placement = None
         for code in pool[:n_items]:
-            if heap and placement is not None:
+            if layout == "heap" and placement is not None:
                 centre = _apply(placement, np.array([_heap_offset(rng, fw, fh)]))[0]
                 angle += rng.normal(0, 8)
+            elif layout == "row" and placement is not None:
+                centre = _apply(placement, np.array([_row_offset(rng, fw, fh, side)]))[0]
+                angle += rng.normal(0, 3)
             else:
                 centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
                 upright = rng.random() < 0.5  # people often lay cards square to the camera

@@ -96,27 +96,32 @@ def test_close_ups_of_loose_items_and_phone_or_webcam_frames(built: Path) -> Non
     assert {(320, 224), (224, 320), (320, 160)} <= shapes  # 4:3 either way and 16:9 (short side a multiple of 32)
 
 
-def test_a_heap_lays_each_close_up_item_partly_on_the_one_before(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_close_up_layouts_lay_items_strewn_in_a_heap_or_in_an_overlapped_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from oxeye.datasets import scene as scenes
     from oxeye.datasets.build import load_library
 
     library = load_library(tmp_path)  # the project's own decks only
 
-    def overlaps(heap_share: float) -> list[float]:
-        """Per close-up of several items, the least overlap (IoU of item regions) of consecutive items."""
-        monkeypatch.setattr(scenes, "HEAP_SHARE", heap_share)
-        least = []
-        for seed in range(12):
+    def overlaps(layout: str) -> list[np.ndarray]:
+        """Per close-up of three or more items drawn in ``layout``, the IoU of each item's region with the next
+        two's (rows: one per item but the last two)."""
+        weights = np.array([name == layout for name in scenes.LOOSE_LAYOUTS], np.float64)
+        monkeypatch.setattr(scenes, "LOOSE_LAYOUT_WEIGHTS", weights)
+        out = []
+        for seed in range(30):
             drawn = scenes.render_scene(np.random.default_rng(seed), library, "cards", [], (320, 240), loose=True)
             rois = np.array([item.roi for item in drawn.items], np.float64)
-            if len(rois) > 1:
-                least.append(min(iou_matrix(rois[k:k + 1], rois[k + 1:k + 2])[0, 0] for k in range(len(rois) - 1)))
-        return least
+            if len(rois) > 2:
+                ious = iou_matrix(rois, rois)
+                out.append(np.array([(ious[k, k + 1], ious[k, k + 2]) for k in range(len(rois) - 2)]))
+        return out
 
-    heaped, strewn = overlaps(1.0), overlaps(0.0)
-    assert heaped and min(heaped) > 0.1
-    assert sum(v > 0.1 for v in strewn) < len(strewn) / 2
+    heaped, strewn, rows = overlaps("heap"), overlaps("strewn"), overlaps("row")
+    assert heaped and min(pair[:, 0].min() for pair in heaped) > 0.1  # each laid partly on the last
+    assert sum(pair[:, 0].min() > 0.1 for pair in strewn) < len(strewn) / 2
+    assert rows and min(pair[:, 0].min() for pair in rows) > 0.1
+    assert all((pair[:, 1] < pair[:, 0]).all() for pair in rows)  # always on to the same side: the row moves on
 
 
 def test_same_seed_same_bytes(built: Path, tmp_path: Path) -> None:
