@@ -293,12 +293,10 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
         side = rng.choice((-1.0, 1.0))
         placement = None
         for code in pool[:n_items]:
-            if layout == "heap" and placement is not None:
-                centre = _apply(placement, np.array([_heap_offset(rng, fw, fh)]))[0]
-                angle += rng.normal(0, 8)
-            elif layout == "row" and placement is not None:
-                centre = _apply(placement, np.array([_row_offset(rng, fw, fh, side)]))[0]
-                angle += rng.normal(0, 3)
+            if layout != "strewn" and placement is not None:  # on the last item, turned a little from it
+                offset, turn = (_heap_offset(rng, fw, fh), 8) if layout == "heap" else (_row_offset(rng, fw, fh, side), 3)
+                centre = _apply(placement, np.array([offset]))[0]
+                angle += rng.normal(0, turn)
             else:
                 centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
                 upright = rng.random() < 0.5  # people often lay cards square to the camera
