@@ -184,9 +184,36 @@ def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) 
     assert (out / "oxeye.onnx").is_file()
 
 
+def test_a_run_may_be_given_hours_instead_of_epochs(tiny: Path) -> None:
+    """A lent GPU is lent for a set time: --hours hands ultralytics its time limit, which stops the run."""
+    out = tiny / "timed"
+    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
+                           "--out", str(out), "--epochs", "50", "--hours", "0.0003", "--imgsz", str(IMGSZ),
+                           "--batch", "8", "--workers", "0"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "time: 0.0003" in (out / "train" / "args.yaml").read_text().splitlines()
+    epochs = len((out / "train" / "results.csv").read_text().splitlines()) - 1
+    assert 1 <= epochs < 50
+    assert (out / "oxeye.onnx").is_file()
+
+
 def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--out", str(tiny / "run"), "--resume"]) == 2  # the run knows its data
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
+
+
+def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_image(tiny: Path,
+                                                                                    tmp_path: Path) -> None:
+    from oxeye.vision.train import prepare_dataset
+
+    prepare_dataset(tiny / "ds", tmp_path / "yolo", "pose", val_fraction=0.01)
+    val = sorted(p.name for p in (tmp_path / "yolo" / "images" / "val").iterdir())
+    assert val == [f"{TINY_IMAGES - 1:06d}.jpg"]
+    assert len(list((tmp_path / "yolo" / "images" / "train").iterdir())) == TINY_IMAGES - 1
+    (tmp_path / "one" / "meta").mkdir(parents=True)
+    (tmp_path / "one" / "meta" / "000000.json").write_text("{}")
+    with pytest.raises(ValueError, match="holds one image"):
+        prepare_dataset(tmp_path / "one", tmp_path / "y1", "pose", val_fraction=0.1)
 
 
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,6 +225,8 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2
     assert "--lr0 must be between 0 and 1" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", "0"]) == 2
+    assert "--hours must be above 0" in capsys.readouterr().err
 
 
 def test_importing_ultralytics_leaves_pillow_alone() -> None:

@@ -16,7 +16,8 @@ def _train(args: argparse.Namespace) -> int:
     from oxeye.vision.train import TrainConfig, train
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
-                         args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0)
+                         args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0,
+                         args.hours)
     out = train(config)
     print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
     return 0
@@ -92,6 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--cache", action="store_true", help="hold the resized images in memory (faster epochs)")
     train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
                             "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")
+    train.add_argument("--hours", type=float, help="train for this long instead of --epochs: ultralytics times "
+                       "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease)")
     train.set_defaults(handler=_train)
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "

@@ -42,6 +42,7 @@ class TrainConfig:
     transfer: Path | None = None  # start from the layers of this .pt that fit (e.g. a detector of another mode)
     cache: bool = False  # hold the resized training images in memory (fast epochs, about 1 GB per 5,000 at 320)
     lr0: float | None = None  # AdamW's starting rate; None lets ultralytics choose (too high to fine-tune briefly)
+    hours: float | None = None  # train this long instead of ``epochs`` (ultralytics fits the schedule to the time)
 
     @property
     def architecture(self) -> str:
@@ -55,6 +56,8 @@ class TrainConfig:
             return  # the interrupted run holds its own arguments
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
+        if self.hours is not None and not self.hours > 0:
+            raise ValueError(f"--hours must be above 0, got {self.hours}")
         if self.data is None:
             raise ValueError("--data is required (except with --resume, which takes the run's own)")
         require_build(self.data)
@@ -124,10 +127,14 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float) 
     metas = sorted((source / "meta").glob("*.json"))
     if not metas:
         raise ValueError(f"--data {source} holds no images (meta/ is empty)")
+    if len(metas) < 2:
+        raise ValueError(f"--data {source} holds one image: training needs one more to validate on")
     every = max(2, round(1 / val_fraction))
+    # Every ``every``-th image validates; a build smaller than that still holds its last one back.
+    val = set(range(every - 1, len(metas), every)) or {len(metas) - 1}
     for n, path in enumerate(metas):
         meta = json.loads(path.read_text())
-        split = "val" if n % every == every - 1 else "train"
+        split = "val" if n in val else "train"
         for sub in ("images", "labels"):
             (target / sub / split).mkdir(parents=True, exist_ok=True)
         image = source / meta["image"]
@@ -171,6 +178,8 @@ def train(config: TrainConfig) -> Path:
             pretrained=str(config.transfer) if config.transfer else fine_tune, plots=False, verbose=False,
             # Weights that were trained already need no warm-up (ultralytics' default is 3 epochs of it).
             warmup_epochs=0 if fine_tune else 3,
+            # A lent GPU is lent for a set time: ultralytics then sets the epochs after timing the first.
+            **({"time": config.hours} if config.hours else {}),
             # ultralytics' "auto" optimizer ignores lr0, so a chosen rate names its optimizer too.
             **({"optimizer": "AdamW", "lr0": config.lr0} if config.lr0 else {}))
     best = YOLO(str(run / "weights" / "best.pt"))
