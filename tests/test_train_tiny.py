@@ -171,14 +171,18 @@ def test_evaluate_names_a_folder_that_is_no_build(tmp_path: Path, capsys: pytest
     assert capsys.readouterr().err == f"oxeye evaluate: error: --data {tmp_path} holds no images (meta/ is empty)\n"
 
 
+def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
+    """Run ``oxeye train`` on the tiny build into ``out``, with the tiny input size and ``args``; it must succeed."""
+    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
+                           "--out", str(out), "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", *args],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) -> None:
     """ultralytics' own choice (about 0.0017 here) undid a trained detector in one epoch; --lr0 sets it."""
     out = tiny / "fine"
-    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
-                           "--out", str(out), "--model", str(tiny / "run" / "oxeye.pt"), "--epochs", "1",
-                           "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", "--lr0", "0.0003"],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _train_tiny(tiny, out, "--model", str(tiny / "run" / "oxeye.pt"), "--epochs", "1", "--lr0", "0.0003")
     args = (out / "train" / "args.yaml").read_text().splitlines()
     assert {"lr0: 0.0003", "optimizer: AdamW", "warmup_epochs: 0"} <= set(args)
     assert (out / "oxeye.onnx").is_file()
@@ -187,10 +191,7 @@ def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) 
 def test_a_run_may_be_given_hours_instead_of_epochs(tiny: Path) -> None:
     """A lent GPU is lent for a set time: --hours hands ultralytics its time limit, which stops the run."""
     out = tiny / "timed"
-    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
-                           "--out", str(out), "--epochs", "50", "--hours", "0.0003", "--imgsz", str(IMGSZ),
-                           "--batch", "8", "--workers", "0"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _train_tiny(tiny, out, "--epochs", "50", "--hours", "0.0003")
     assert "time: 0.0003" in (out / "train" / "args.yaml").read_text().splitlines()
     epochs = len((out / "train" / "results.csv").read_text().splitlines()) - 1
     assert 1 <= epochs < 50
