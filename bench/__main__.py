@@ -2,7 +2,7 @@
 
 import importlib
 
-for name in ("bench.engine_speed", "bench.dataset_speed", "bench.service_speed"):
+for name in ("bench.engine_speed", "bench.dataset_speed", "bench.service_speed", "bench.annotate_speed"):
     print(f"== {name}")
     try:
         importlib.import_module(name).main([])

@@ -69,20 +69,15 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
 
 
 def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:
-    """The photo with boxes and codes, each hand's ox label, and win or loss per seat."""
-    canvas = draw(image, reading)
+    """The photo with boxes and codes, and under each hand its ox label and its win or loss."""
     result = (scored["settlement"] or {}).get("result") or {}
     outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+g}" for p in result.get("players", [])}
-    thick = max(1, round(max(image.shape[:2]) / 640))
+    notes = {}
     for hand in scored["hands"]:
-        x1, _, _, y2 = (round(v) for v in hand["box"])
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
         seat = outcomes.get(f"hand {hand['index']}", "banker" if result and hand["reading"] else "")
-        text = f"{words}  {seat}".strip()
-        cv2.putText(canvas, text, (x1, y2 + 18 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * thick, (0, 0, 0),
-                    3 * thick, cv2.LINE_AA)
-        cv2.putText(canvas, text, (x1, y2 + 18 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * thick, (255, 255, 255),
-                    thick, cv2.LINE_AA)
+        notes[hand["index"]] = f"{words}  {seat}".strip()
+    canvas = draw(image, reading, notes)
     ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:
         raise ServiceError("could not encode the annotated photo", 500)

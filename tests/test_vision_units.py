@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from oxeye.vision.annotate import DOUBT, PALETTE, draw
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
 from oxeye.vision.classifier import Twins, name_items
 from oxeye.vision.corners import collapse
@@ -15,7 +16,7 @@ from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
-from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, Item, Reading
+from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, Hand, Item, Reading
 from oxeye.vision.train import label_text
 
 NAMES = label_classes("both")
@@ -130,6 +131,24 @@ def test_reading_json_holds_the_contract() -> None:
     assert set(data["items"][0]) >= {"code", "kind", "box", "confidence", "hand"}
     assert data["items"][2]["kind"] == "tile" and data["items"][0]["box"] == [0, 0, 40, 60]
     assert data["hands"] == [{"index": 0, "codes": ["10H", "AS", "4-2", "QD", "2C"], "box": [0, 0, 220, 60]}]
+
+
+def test_the_annotation_colours_items_by_hand_doubt_in_red_and_leaves_the_photo_alone() -> None:
+    photo = np.full((200, 300, 3), 40, np.uint8)
+    sure = Item("AS", "card", (20, 40, 80, 120), 0.9, hand=0, keypoints=((30, 50), (70, 110)))
+    unsure = Item("10H", "card", (180, 40, 240, 120), 0.3, hand=1, flag=LOW_CONFIDENCE)
+    hands = [Hand(0, [0], ["AS"], sure.box), Hand(1, [1], ["10H"], unsure.box)]
+    drawn = draw(photo, Reading(300, 200, [sure, unsure], hands))
+    assert (photo == 40).all()
+    first, second = (PALETTE.by_idx(n).as_bgr() for n in (0, 1))
+    assert tuple(drawn[45, 20]) == first and tuple(drawn[45, 180]) == PALETTE.by_idx(DOUBT).as_bgr() == (0, 0, 255)
+    assert tuple(drawn[60, 16]) == first and tuple(drawn[60, 176]) == second  # each hand's box, 4 px out
+    assert tuple(drawn[50, 30]) == first and tuple(drawn[110, 70]) == first  # where the indices were read
+    assert (drawn[75:85, 40:60] != 40).any() and (drawn[75:85, 100:160] == 40).all()  # codes in the boxes
+    assert (drawn[126:140, 16:50] == first).all(axis=2).any() and (drawn[126:140, 100:170] == 40).all()  # "hand 0"
+    noted = draw(photo, Reading(300, 200, [sure, unsure], hands), {0: "ox 7  win +1"})
+    assert (noted[126:140, 100:170] == first).all(axis=2).any()  # its note follows, under the hand
+    assert (noted[:, 176:] == drawn[:, 176:]).all()  # hand 1 has none
 
 
 def test_label_modes_name_corner_classes_after_the_items() -> None:

@@ -1,20 +1,25 @@
 """Draw a reading onto the photo (``oxeye detect --annotate``) so a person can check it by eye.
 
-Plain OpenCV drawing: boxes and labels are all it needs, and OpenCV is already a dependency.
+supervision's annotators, composed: hands' boxes with their names and notes below, then items'
+boxes, the keypoints where each was read, and its code and confidence in its middle (so the corner
+indices stay in view). Colours follow the hand; doubtful items are red.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
 import numpy as np
+import supervision as sv
 
 from oxeye.vision.reading import Reading
 
-PALETTE = [(56, 56, 255), (151, 157, 255), (31, 112, 255), (29, 178, 255), (49, 210, 207),
-           (10, 249, 72), (23, 204, 146), (134, 219, 61), (187, 212, 0), (168, 153, 44)]
-DOUBT = (0, 0, 255)
+HAND_COLOURS = ("#00c2ff", "#48f90a", "#ffb21d", "#c86bff", "#00d4bb", "#ff9df0", "#cfd231", "#6f8bff",
+                "#92cc17", "#ffffff")  # no reds: red is for doubt
+DOUBT = len(HAND_COLOURS)  # the palette's last colour, red, marks doubtful items
+PALETTE = sv.ColorPalette.from_hex([*HAND_COLOURS, "#ff0000"])
 
 
 def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
@@ -24,24 +29,34 @@ def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
         raise OSError(f"cannot write {out} (unknown image extension or unwritable folder)")
 
 
-def draw(image: np.ndarray, reading: Reading) -> np.ndarray:
-    """A copy of ``image`` with each item's box, keypoints, code and confidence (hand colours; doubtful
-    items in red)."""
-    canvas = image.copy()
+def draw(image: np.ndarray, reading: Reading, notes: Mapping[int, str] | None = None) -> np.ndarray:
+    """A copy of ``image`` with each hand's box, its index and its note from ``notes`` (hand index to
+    text, e.g. what the hand scores) under it, and each item's box, keypoints, code and confidence (a
+    "?" after doubtful ones); labels are moved apart so that none hides another of its kind."""
+    canvas, notes = image.copy(), notes or {}
     thick = max(1, round(max(image.shape[:2]) / 640))
-    for hand in reading.hands:
-        x1, y1, x2, y2 = (round(v) for v in hand.box)
-        colour = PALETTE[hand.index % len(PALETTE)]
-        cv2.rectangle(canvas, (x1 - 4, y1 - 4), (x2 + 4, y2 + 4), colour, thick)
-        cv2.putText(canvas, f"hand {hand.index}", (x1, max(12, y1 - 8)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5 * thick, colour, thick, cv2.LINE_AA)
-    for item in reading.items:
-        x1, y1, x2, y2 = (round(v) for v in item.box)
-        colour = DOUBT if item.flag else PALETTE[(item.hand or 0) % len(PALETTE)]
-        cv2.rectangle(canvas, (x1, y1), (x2, y2), colour, thick)
-        for x, y in item.keypoints:  # where the corner index or half was read
-            cv2.circle(canvas, (round(x), round(y)), 2 * thick, colour, -1, cv2.LINE_AA)
-        label = f"{item.code} {item.confidence:.2f}" + ("?" if item.flag else "")
-        cv2.putText(canvas, label, (x1 + 2, y1 + 14 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick,
-                    colour, thick, cv2.LINE_AA)
+    if reading.hands:
+        hands = sv.Detections(xyxy=np.array([h.box for h in reading.hands], np.float32) + (-4, -4, 4, 4))
+        labels = [": ".join(filter(None, (f"hand {h.index}", notes.get(h.index)))) for h in reading.hands]
+        colours = np.array([h.index % DOUBT for h in reading.hands])
+        _draw(canvas, hands, labels, colours, thick, sv.Position.BOTTOM_LEFT)
+    if reading.items:
+        items = sv.Detections(xyxy=np.array([i.box for i in reading.items], np.float32))
+        colours = np.array([DOUBT if i.flag else (i.hand or 0) % DOUBT for i in reading.items])
+        labels = [f"{i.code} {i.confidence:.2f}" + ("?" if i.flag else "") for i in reading.items]
+        _draw(canvas, items, labels, colours, thick, sv.Position.CENTER)
+        read_at = [n for n, item in enumerate(reading.items) if item.keypoints]  # two-stage models only
+        for colour in np.unique(colours[read_at]):
+            chosen = [n for n in read_at if colours[n] == colour]
+            points = sv.KeyPoints(xy=np.array([reading.items[n].keypoints for n in chosen], np.float32))
+            sv.VertexAnnotator(PALETTE.by_idx(int(colour)), radius=2 * thick).annotate(canvas, points)
     return canvas
+
+
+def _draw(canvas: np.ndarray, boxes: sv.Detections, labels: list[str], colours: np.ndarray, thick: int,
+          position: sv.Position) -> None:
+    """Boxes, and their labels at ``position``, onto ``canvas`` in place, each in its palette colour."""
+    sv.BoxAnnotator(PALETTE, thickness=thick).annotate(canvas, boxes, custom_color_lookup=colours)
+    sv.LabelAnnotator(PALETTE, text_color=sv.Color.BLACK, text_scale=0.45 * thick, text_thickness=thick,
+                      text_padding=3 * thick, text_position=position, smart_position=True).annotate(
+        canvas, boxes, labels, custom_color_lookup=colours)
