@@ -72,7 +72,7 @@ def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) 
     """The photo with boxes and codes, and under each hand its ox label and its win or loss."""
     result = (scored["settlement"] or {}).get("result") or {}
     outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+g}" for p in result.get("players", [])}
-    notes = {}
+    notes: dict[int, str] = {}
     for hand in scored["hands"]:
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
         seat = outcomes.get(f"hand {hand['index']}", "banker" if result and hand["reading"] else "")
