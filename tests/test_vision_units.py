@@ -308,6 +308,7 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
 
     perfect = synthetic(_Oracle(scenes), scenes)
     assert perfect["item_accuracy"] == 1.0 and perfect["hands_exact"] == 1.0 and perfect["reported_twice"] == 0
+    assert perfect["item_accuracy_95"] == [1.0, 1.0]
     assert perfect["five_item_hands"] > 20 and perfect["missed"] == 0.0
     groups = {key for key in perfect if key.startswith("accuracy_")}
     assert {"accuracy_cards", "accuracy_tiles", "accuracy_half_visible"} <= groups
@@ -323,6 +324,8 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     with_items = sum(bool(json.loads(path.read_text())["items"]) for path in (scenes / "meta").glob("*.json"))
     assert with_items > 30  # each image's first item reported again is one double
     assert worse["reported_twice"] == with_items and worse["item_accuracy"] < 1.0 and worse["missed"] == 0.0
+    low, high = worse["item_accuracy_95"]
+    assert low < worse["item_accuracy"] < high < 1.0
 
     halved = _Oracle(scenes)
     read = halved.read
@@ -402,6 +405,17 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     figures = real_cards(reader, tmp_path)
     assert figures["cards"] == 3 and figures["localisation_recall"] == pytest.approx(2 / 3)
     assert figures["rank_accuracy_of_located"] == 0.5 and figures["rank_accuracy"] == pytest.approx(1 / 3)
+    assert figures["rank_accuracy_95"] is None  # one photo: nothing to resample
+
+
+def test_accuracy_intervals_resample_whole_photos() -> None:
+    from oxeye.vision.evaluate import interval
+
+    assert interval([5] * 40, [10] * 40) == [0.5, 0.5]  # every photo alike: no doubt left
+    low, high = interval([10] * 20 + [0] * 20, [10] * 40)  # the same 400 items, each photo all right or all wrong
+    assert low < 0.4 and high > 0.6  # items counted as independent would give about 0.45 to 0.55
+    low, high = interval([9, 8, 10, 9, 7, 10, 9, 9], [10] * 8)
+    assert 0.8 <= low < 0.8875 < high <= 0.95
 
 
 def test_a_training_crop_names_what_its_keypoint_shows() -> None:

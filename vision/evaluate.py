@@ -7,7 +7,8 @@ accuracy of the full pipeline (every labelled item must be found once and named 
 items reported twice, and the share of five-item hands read exactly; for a two-stage model, also
 the classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
-rank accuracy; skipped when the folder is absent.
+rank accuracy; skipped when the folder is absent. Each accuracy comes with its 95% interval
+(``..._95``), resampling whole photos: the items of one photo are not independent of each other.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from scipy.stats import bootstrap
 
 from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_classes
 from oxeye.vision.classifier import item_name
@@ -33,6 +35,16 @@ RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace"
 
 def _boxes(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(-1, 4)
+
+
+def interval(right: list[int], total: list[int]) -> list[float] | None:
+    """The 95% interval of ``sum(right) / sum(total)`` over photos (right and total per photo), by a
+    bootstrap over whole photos; None from fewer than two photos."""
+    if len(total) < 2:
+        return None
+    found = bootstrap((np.asarray(right), np.asarray(total)), lambda r, t: r.sum() / max(t.sum(), 1), paired=True,
+                      vectorized=False, n_resamples=2000, method="percentile", rng=np.random.default_rng(0))
+    return [round(float(v), 4) for v in found.confidence_interval]
 
 
 def _alike(truth: list[str], found: list[str]) -> np.ndarray:
@@ -169,13 +181,15 @@ def _groups(meta: dict) -> list[tuple[str, ...]]:
             for n, item in enumerate(meta["items"])]
 
 
-def synthetic(detector: Detector, data: Path) -> dict[str, float]:
+def synthetic(detector: Detector, data: Path) -> dict[str, object]:
     """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
     the share of items never found, items reported twice, exact five-item hands and, for a model
     with keypoints, the median and 90th percentile of the keypoint error of the items found once,
     over a held-out build."""
-    items = right = missed = twice = extra = hands = exact = 0
+    missed = twice = extra = hands = exact = 0
     errors: list[float] = []
+    rights: list[int] = []  # per photo, items found once and named right; and items
+    items: list[int] = []
     tally: dict[str, list[int]] = {}
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
@@ -184,9 +198,9 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
         same = _alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
         matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays,
                            same)
-        items += len(meta["items"])
         outcomes = [len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"])]
-        right += sum(outcomes)
+        rights.append(sum(outcomes))
+        items.append(len(outcomes))
         for groups, outcome in zip(_groups(meta), outcomes):
             for group in groups:
                 tally.setdefault(group, [0, 0])[0] += outcome
@@ -202,9 +216,10 @@ def synthetic(detector: Detector, data: Path) -> dict[str, float]:
                 hands += 1
                 named = all(outcomes[i] for i in hand["items"])  # each found once, so each has one box
                 exact += named and frozenset(matched[i][0] for i in hand["items"]) in found_hands
-    figures = {"items": items, "item_accuracy": right / max(items, 1), "missed": missed / max(items, 1),
-               "reported_twice": twice, "unmatched_reports": extra, "five_item_hands": hands,
-               "hands_exact": exact / max(hands, 1)}
+    count = sum(items)
+    figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(rights, items),
+               "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
+               "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
@@ -229,9 +244,11 @@ def naming(detector: Detector, data: Path) -> float:
     return right / max(total, 1)
 
 
-def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
+def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
-    cards = located = ranked = twice = 0
+    located = twice = 0
+    ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
+    cards: list[int] = []
     for xml in sorted(folder.glob("photos/*.xml")):
         root = ElementTree.parse(xml).getroot()
         labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
@@ -241,13 +258,15 @@ def real_cards(detector: Detector, folder: Path) -> dict[str, float]:
         cards_only = [item for item in reading.items if item.kind == "card"]
         same = _alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
         matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None, same)
-        cards += len(labels)
         located += sum(bool(m) for m in matched)
         twice += sum(len(m) > 1 for m in matched)
-        ranked += sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name] for m, (name, _) in zip(matched, labels))
-    return {"cards": cards, "localisation_recall": located / max(cards, 1),
-            "rank_accuracy_of_located": ranked / max(located, 1), "rank_accuracy": ranked / max(cards, 1),
-            "reported_twice": twice}
+        ranked.append(sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name]
+                          for m, (name, _) in zip(matched, labels)))
+        cards.append(len(labels))
+    count = sum(cards)
+    return {"cards": count, "localisation_recall": located / max(count, 1),
+            "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
+            "rank_accuracy_95": interval(ranked, cards), "reported_twice": twice}
 
 
 def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, object]:
