@@ -411,11 +411,17 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
 def test_accuracy_intervals_resample_whole_photos() -> None:
     from oxeye.vision.evaluate import interval
 
-    assert interval([5] * 40, [10] * 40) == [0.5, 0.5]  # every photo alike: no doubt left
-    low, high = interval([10] * 20 + [0] * 20, [10] * 40)  # the same 400 items, each photo all right or all wrong
+    assert interval([10] * 40, [5] * 40) == [0.5, 0.5]  # every photo alike: no doubt left
+    low, high = interval([10] * 40, [10] * 20 + [0] * 20)  # the same 400 items, each photo all right or all wrong
     assert low < 0.4 and high > 0.6  # items counted as independent would give about 0.45 to 0.55
-    low, high = interval([9, 8, 10, 9, 7, 10, 9, 9], [10] * 8)
+    right = [9, 8, 10, 9, 7, 10, 9, 9]
+    low, high = interval([10] * 8, right)
     assert 0.8 <= low < 0.8875 < high <= 0.95
+    assert interval([10] * 8, right, right) == [0.0, 0.0]  # a model against itself gains nothing, surely
+    low, high = interval([10] * 8, right, [r - 1 for r in right])  # one item more in every photo
+    assert low == high == 0.1
+    low, high = interval([10] * 8, right, [8, 7, 9, 8, 6, 9, 8, 10])  # one more in seven photos, one fewer in one
+    assert 0 < low < 0.075 < high
 
 
 def test_a_training_crop_names_what_its_keypoint_shows() -> None:

@@ -67,7 +67,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
     if args.data is not None:
         require_build(args.data)
-    print(json.dumps(evaluate(args.model, args.data, args.real), indent=2))
+    if args.against is not None and not args.against.is_file():
+        raise ValueError(f"--against {args.against}: no such model")
+    print(json.dumps(evaluate(args.model, args.data, args.real, args.against), indent=2))
     return 0
 
 
@@ -126,4 +128,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--data", type=Path, help="a held-out folder written by 'oxeye dataset build'")
     evaluate.add_argument("--real", type=Path, help=f"real photos with VOC labels (e.g. {REAL_CARDS}); skipped when absent")
     evaluate.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (models/oxeye.onnx)")
+    evaluate.add_argument("--against", type=Path, metavar="MODEL", help="another ONNX model read on the same photos: "
+                          "its accuracies, and --model's gain over it with a 95%% interval (paired by photo)")
     evaluate.set_defaults(handler=_evaluate)

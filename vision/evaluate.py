@@ -37,13 +37,15 @@ def _boxes(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(-1, 4)
 
 
-def interval(right: list[int], total: list[int]) -> list[float] | None:
-    """The 95% interval of ``sum(right) / sum(total)`` over photos (right and total per photo), by a
-    bootstrap over whole photos; None from fewer than two photos."""
+def interval(total: list[int], right: list[int], baseline: list[int] | None = None) -> list[float] | None:
+    """The 95% interval of ``sum(right) / sum(total)`` over photos (counts per photo), or with
+    ``baseline`` (another model's ``right`` on the same photos) of the gain ``(sum(right) -
+    sum(baseline)) / sum(total)``: a bootstrap that resamples whole photos; None from fewer than two."""
     if len(total) < 2:
         return None
-    found = bootstrap((np.asarray(right), np.asarray(total)), lambda r, t: r.sum() / max(t.sum(), 1), paired=True,
-                      vectorized=False, n_resamples=2000, method="percentile", rng=np.random.default_rng(0))
+    samples = tuple(np.asarray(v) for v in (total, right, baseline or [0] * len(total)))
+    found = bootstrap(samples, lambda t, r, b: (r.sum() - b.sum()) / max(t.sum(), 1), paired=True, vectorized=False,
+                      n_resamples=2000, method="percentile", rng=np.random.default_rng(0))
     return [round(float(v), 4) for v in found.confidence_interval]
 
 
@@ -186,6 +188,11 @@ def synthetic(detector: Detector, data: Path) -> dict[str, object]:
     the share of items never found, items reported twice, exact five-item hands and, for a model
     with keypoints, the median and 90th percentile of the keypoint error of the items found once,
     over a held-out build."""
+    return _synthetic(detector, data)[0]
+
+
+def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[int], list[int]]:
+    """``synthetic``'s figures, and per photo the items and those read right."""
     missed = twice = extra = hands = exact = 0
     errors: list[float] = []
     rights: list[int] = []  # per photo, items found once and named right; and items
@@ -217,14 +224,14 @@ def synthetic(detector: Detector, data: Path) -> dict[str, object]:
                 named = all(outcomes[i] for i in hand["items"])  # each found once, so each has one box
                 exact += named and frozenset(matched[i][0] for i in hand["items"]) in found_hands
     count = sum(items)
-    figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(rights, items),
+    figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
         figures["keypoint_error_p90"] = float(np.percentile(errors, 90))
-    return figures
+    return figures, items, rights
 
 
 def naming(detector: Detector, data: Path) -> float:
@@ -246,6 +253,11 @@ def naming(detector: Detector, data: Path) -> float:
 
 def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
+    return _real_cards(detector, folder)[0]
+
+
+def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], list[int], list[int]]:
+    """``real_cards``' figures, and per photo the cards and those whose rank was read right."""
     located = twice = 0
     ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
     cards: list[int] = []
@@ -264,24 +276,42 @@ def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
                           for m, (name, _) in zip(matched, labels)))
         cards.append(len(labels))
     count = sum(cards)
-    return {"cards": count, "localisation_recall": located / max(count, 1),
-            "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
-            "rank_accuracy_95": interval(ranked, cards), "reported_twice": twice}
+    figures = {"cards": count, "localisation_recall": located / max(count, 1),
+               "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
+               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice}
+    return figures, cards, ranked
 
 
-def evaluate(model: Path, data: Path | None, real: Path | None) -> dict[str, object]:
-    """Every figure the model card reports, for the sources given (real photos skipped when absent)."""
+def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | None = None) -> dict[str, object]:
+    """Every figure the model card reports, for the sources given (real photos skipped when absent);
+    with ``against``, that model's item and rank accuracy on the same photos too, and the gain over it
+    with its 95% interval (paired: a bootstrap over photos read by both)."""
     detector = Detector(model)
+    other = Detector(against) if against is not None else None
     result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
+    gains: dict[str, object] = {}
     if data is not None:
+        figures, items, rights = _synthetic(detector, data)
         result["synthetic"] = {"map50_95": pipeline_map50_95(detector, data),
-                               **map50_95(model, data, result["label_mode"], detector.size),
-                               **synthetic(detector, data)}
+                               **map50_95(model, data, result["label_mode"], detector.size), **figures}
         if detector.classifier is not None:
             result["synthetic"]["naming_accuracy_on_true_keypoints"] = naming(detector, data)
+        if other is not None:
+            theirs, _, their_rights = _synthetic(other, data)
+            gains |= _gain("item_accuracy", figures, theirs, interval(items, rights, their_rights))
     if real is not None and (real / "photos").is_dir():
-        result["real_cards_edje"] = real_cards(detector, real)
+        figures, cards, ranked = _real_cards(detector, real)
+        result["real_cards_edje"] = figures
+        if other is not None:
+            theirs, _, their_ranked = _real_cards(other, real)
+            gains |= _gain("rank_accuracy", figures, theirs, interval(cards, ranked, their_ranked))
     elif real is not None:
         result["real_cards_edje"] = f"skipped: {real} is absent"
+    if other is not None:
+        result["against"] = {"model": str(against), **gains}
     return result
 
+
+def _gain(name: str, mine: dict, theirs: dict, spread: list[float] | None) -> dict[str, object]:
+    """The other model's accuracy ``name``, this model's gain over it, and the gain's interval."""
+    return {name: theirs[name], f"{name}_gain": mine[name] - theirs[name], f"{name}_gain_95": spread}
