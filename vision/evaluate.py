@@ -9,6 +9,8 @@ the classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
 rank accuracy; skipped when the folder is absent. Each accuracy comes with its 95% interval
 (``..._95``), resampling whole photos: the items of one photo are not independent of each other.
+Given another model (``--against``), its accuracies on the same photos and the gain over it, with
+the gain's interval from the same resampling applied to both models at once (paired).
 """
 
 from __future__ import annotations
