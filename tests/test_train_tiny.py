@@ -169,6 +169,8 @@ def test_evaluate_names_a_folder_that_is_no_build(tmp_path: Path, capsys: pytest
     (tmp_path / "meta").mkdir()
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"oxeye evaluate: error: --data {tmp_path} holds no images (meta/ is empty)\n"
+    assert main(["evaluate", "--real", str(tmp_path), "--against", str(tmp_path / "no.onnx")]) == 2
+    assert capsys.readouterr().err == f"oxeye evaluate: error: --against {tmp_path / 'no.onnx'}: no such model\n"
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
