@@ -1,6 +1,12 @@
-"""Readings made by hand for tests: hands of items laid in rows, as the detector would report them."""
+"""Readings made by hand for tests: hands of items laid in rows, as the detector would report them; and
+photos labelled as the real card photos are, for ``oxeye evaluate --real``."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Item, Reading
@@ -12,3 +18,14 @@ def rows_reading(rows: list[list[str]], shift: float = 0.0, flags: dict[str, str
                   0.9, flag=(flags or {}).get(code))
              for row, codes in enumerate(rows) for col, code in enumerate(codes)]
     return Reading(640, 480, items, group_hands(items))
+
+
+def write_labelled_photo(folder: Path, name: str, image: np.ndarray,
+                         labels: list[tuple[str, tuple[float, float, float, float]]]) -> None:
+    """``folder/photos/NAME.JPG`` and its Pascal VOC labels (rank name, box), as ../shared/real/cards-edje
+    holds its photos."""
+    (folder / "photos").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "photos" / f"{name}.JPG"), image)
+    objects = "".join(f"<object><name>{rank}</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin><xmax>{x1}</xmax>"
+                      f"<ymax>{y1}</ymax></bndbox></object>" for rank, (x0, y0, x1, y1) in labels)
+    (folder / "photos" / f"{name}.xml").write_text(f"<annotation>{objects}</annotation>")

@@ -162,7 +162,8 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
 
 
-def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     expected = f"--data {tmp_path} is not a folder written by 'oxeye dataset build' (no meta/)"
     assert capsys.readouterr().err == f"oxeye evaluate: error: {expected}\n"

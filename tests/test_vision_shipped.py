@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from oxeye.models import DEFAULT_MODEL
+from readings import write_labelled_photo
 from scenes import build_scenes
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model shipped yet in models/")
@@ -84,23 +85,17 @@ def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`oxeye evaluate --real DIR --against MODEL` on two drill pictures labelled as the real photos are
     (Pascal VOC, ranks 9 to A): the shipped model against itself gains nothing, and surely so."""
-    import cv2
-
     from oxeye.datasets.build import load_library
     from oxeye.datasets.scene import render_hands
     from oxeye.service.cli import main
     from oxeye.vision.evaluate import RANKS
 
     names = {rank: name for name, rank in RANKS.items()}
-    (tmp_path / "photos").mkdir()
     hands = [["AS", "10H", "QD", "7C", "3S"], ["KH", "2D", "9S", "JC", "5H"]]
     for seed in (11, 12):
         scene = render_hands(np.random.default_rng(seed), load_library(tmp_path / "no-decks"), "cards", hands, (960, 720))
-        cv2.imwrite(str(tmp_path / "photos" / f"IMG_{seed}.JPG"), scene.image)
-        objects = "".join(f"<object><name>{names[item.face.code[:-1]]}</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin>"
-                          f"<xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>"
-                          for item in scene.items if item.face.code[:-1] in names for x0, y0, x1, y1 in [item.roi])
-        (tmp_path / "photos" / f"IMG_{seed}.xml").write_text(f"<annotation>{objects}</annotation>")
+        write_labelled_photo(tmp_path, f"IMG_{seed}", scene.image, [(names[item.face.code[:-1]], item.roi)
+                                                                   for item in scene.items if item.face.code[:-1] in names])
     assert main(["evaluate", "--real", str(tmp_path), "--against", str(DEFAULT_MODEL)]) == 0
     result = json.loads(capsys.readouterr().out)
     real = result["real_cards_edje"]

@@ -18,6 +18,7 @@ from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, Hand, Item, Reading
 from oxeye.vision.train import label_text
+from readings import write_labelled_photo
 
 NAMES = label_classes("both")
 
@@ -391,15 +392,10 @@ class _Fixed:
 
 
 def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
-    import cv2
-
     from oxeye.vision.evaluate import real_cards
 
-    (tmp_path / "photos").mkdir()
-    cv2.imwrite(str(tmp_path / "photos" / "IMG_1.JPG"), np.zeros((100, 200, 3), np.uint8))
-    objects = "".join(f"<object><name>{name}</name><bndbox><xmin>{x}</xmin><ymin>10</ymin><xmax>{x + 40}</xmax>"
-                      f"<ymax>70</ymax></bndbox></object>" for name, x in (("ace", 10), ("ten", 60), ("king", 140)))
-    (tmp_path / "photos" / "IMG_1.xml").write_text(f"<annotation>{objects}</annotation>")
+    write_labelled_photo(tmp_path, "IMG_1", np.zeros((100, 200, 3), np.uint8),
+                         [(name, (x, 10, x + 40, 70)) for name, x in (("ace", 10), ("ten", 60), ("king", 140))])
     reader = _Fixed([Item("AH", "card", (11, 11, 50, 70), 0.9), Item("9S", "card", (60, 10, 100, 69), 0.9),
                      Item("4-2", "tile", (140, 10, 180, 70), 0.9)])
     figures = real_cards(reader, tmp_path)
