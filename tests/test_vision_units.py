@@ -119,6 +119,26 @@ def test_touching_fans_split_into_hands_of_five_and_a_short_hand_is_kept() -> No
     assert [h.complete for h in hands] == [True, True, False]
 
 
+def _upright(x: float, y: float, code: str) -> Item:
+    """A 40 x 60 card with its two index keypoints on its diagonal."""
+    return Item(code, "card", (x, y, x + 40, y + 60), 0.9, keypoints=((x + 5, y + 8), (x + 35, y + 52)))
+
+
+def _sideways(x: float, y: float, code: str) -> Item:
+    """The same card turned a quarter."""
+    return Item(code, "card", (x, y, x + 60, y + 40), 0.9, keypoints=((x + 52, y + 5), (x + 8, y + 35)))
+
+
+def test_a_column_and_a_row_meeting_at_a_corner_are_told_apart_by_how_their_cards_lie() -> None:
+    column = [_upright(0, 68 * n, code) for n, code in enumerate(CARD_CLASSES[:5])]
+    row = [_sideways(42 + 70 * n, 10, code) for n, code in enumerate(CARD_CLASSES[13:18])]
+    hands = {tuple(h.codes) for h in group_hands(column + row)}
+    assert hands == {CARD_CLASSES[:5], CARD_CLASSES[13:18]}
+    # Without keypoints the corner's two cards are nearest of all, and the chain runs round the corner.
+    bare = [Item(i.code, i.kind, i.box, i.confidence) for i in column + row]
+    assert {tuple(h.codes) for h in group_hands(bare)} != hands
+
+
 def test_no_items_no_hands() -> None:
     assert group_hands([]) == [] and Reading(4, 3).to_json() == {"width": 4, "height": 3, "items": [], "hands": []}
 
@@ -271,15 +291,18 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path) -> None:
-    """At least 80% of hands come out exact from true boxes (87-91% measured on larger builds)."""
+    """At least 95% of hands come out exact from true boxes and keypoints: 88 of these 91 (85 before
+    items' turns counted); 63 of their 64 five-item hands, evaluate's figure."""
+    from oxeye.vision.evaluate import grouping, true_items
+
     exact = total = 0
     for path in sorted((scenes / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        items = [Item(i["code"], i["kind"], tuple(i["box"]), 1.0) for i in meta["items"]]
-        found = {frozenset(h.items) for h in group_hands(items)}
+        found = {frozenset(h.items) for h in group_hands(true_items(meta))}
         truth = {frozenset(h["items"]) for h in meta["hands"] if h["items"]}
         total, exact = total + len(truth), exact + len(truth & found)
-    assert exact / total >= 0.8, f"{exact} of {total} hands exact"
+    assert exact / total >= 0.95, f"{exact} of {total} hands exact"
+    assert grouping(scenes) >= 0.95
 
 
 class _Oracle:

@@ -4,8 +4,9 @@ Held-out synthetic build (``oxeye dataset build`` with a seed no training build 
 mAP50-95 over the 73 item classes of what the pipeline reports, mAP50-95 of the raw detector
 in its own classes (ultralytics val on the same ONNX), per-item identification
 accuracy of the full pipeline (every labelled item must be found once and named right),
-items reported twice, and the share of five-item hands read exactly; for a two-stage model, also
-the classifier's accuracy on crops around the true keypoints. Real photos
+items reported twice, and the share of five-item hands read exactly; the grouping's accuracy on
+the true items alone; for a two-stage model, also the classifier's accuracy on crops around the
+true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
 rank accuracy; skipped when the folder is absent. Each accuracy comes with its 95% interval
 (``..._95``), resampling whole photos: the items of one photo are not independent of each other.
@@ -29,6 +30,7 @@ from oxeye.vision.classifier import item_name
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import intersections, iou_matrix
 from oxeye.vision.detector import Detector, read_image
+from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Item, Reading
 
 MATCH_IOU = 0.5
@@ -253,6 +255,25 @@ def naming(detector: Detector, data: Path) -> float:
     return right / max(total, 1)
 
 
+def true_items(meta: dict) -> list[Item]:
+    """A generated photo's labelled items as a perfect reader would report them: true codes, boxes and keypoints."""
+    return [Item(item["code"], item["kind"], tuple(item["box"]), 1.0,
+                 keypoints=tuple(tuple(c["centre"]) for c in item["corner_boxes"])) for item in meta["items"]]
+
+
+def grouping(data: Path) -> float:
+    """The grouping alone: the share of five-item hands of a held-out build that come out exact when
+    their photo's true items are grouped."""
+    right = total = 0
+    for path in sorted((data / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        found = {frozenset(hand.items) for hand in group_hands(true_items(meta))}
+        hands = [frozenset(hand["items"]) for hand in meta["hands"] if len(hand["items"]) == 5]
+        right += sum(hand in found for hand in hands)
+        total += len(hands)
+    return right / max(total, 1)
+
+
 def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
     return _real_cards(detector, folder)[0]
@@ -298,6 +319,7 @@ def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | 
                                **map50_95(model, data, result["label_mode"], detector.size), **figures}
         if detector.classifier is not None:
             result["synthetic"]["naming_accuracy_on_true_keypoints"] = naming(detector, data)
+        result["synthetic"]["grouping_accuracy_on_true_items"] = grouping(data)
         if other is not None:
             theirs, _, their_rights = _synthetic(other, data)
             gains |= _gain("item_accuracy", figures, theirs, interval(items, rights, their_rights))

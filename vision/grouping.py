@@ -6,9 +6,12 @@ clustering of the item centres into groups of at most five (single linkage follo
 chain of items along a row, spread or fan; it beat average and complete linkage on the
 generator's ground-truth boxes: 80% of hands exact against 65-73%), then refined by moving
 or swapping items between groups while that lowers each group's spanning-tree length plus
-its thickness across its main axis, as a hand lies along a line or in a compact fan (87-91%
-exact on two builds of 100 and 60 photos; median 0.7 ms a frame). Groups of fewer than
-five stay hands of their own (``Hand.complete`` is False) rather than being padded by guesses.
+its thickness across its main axis, as a hand lies along a line or in a compact fan. Where the
+items' keypoints say how each lies, two items turned from each other are further apart by the
+turn: a row's or a spread's items lie parallel and a fan's turn a little from one to the next,
+while two hands that meet mostly lie at an angle to each other. MODEL_CARD.md has the figures.
+Groups of fewer than five stay hands of their own (``Hand.complete`` is False) rather than
+being padded by guesses.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from oxeye.vision.reading import Hand, Item
 HAND_SIZE = 5
 GAP = 0.4  # items whose boxes are closer than this many item lengths belong to one cluster
 THICKNESS = 4.0  # weight of a group's spread across its main axis (per item) against its tree length
+TURN = 1.5  # item lengths added to the distance between two items per radian they are turned from each other
 
 
 def _clusters(boxes: np.ndarray, reach: float) -> list[list[int]]:
@@ -122,6 +126,14 @@ def _refine(groups: list[list[int]], centres: np.ndarray, distance: np.ndarray, 
     return [g for g in groups if g]
 
 
+def _turns(items: list[Item]) -> np.ndarray:
+    """(N, N) radians by which each two items are turned from each other (0 to pi/2, either way
+    round), from the line through each one's two keypoints; 0 where an item has no keypoints."""
+    angles = np.array([np.arctan2(k[1][1] - k[0][1], k[1][0] - k[0][0]) if len(k) == 2 else np.nan
+                       for k in (item.keypoints for item in items)])
+    return np.nan_to_num(np.abs((angles[:, None] - angles[None] + np.pi / 2) % np.pi - np.pi / 2))
+
+
 def group_hands(items: list[Item]) -> list[Hand]:
     """Assign ``item.hand`` for every item and return the hands in reading order (top to bottom, left to right)."""
     if not items:
@@ -129,7 +141,7 @@ def group_hands(items: list[Item]) -> list[Hand]:
     boxes = np.array([item.box for item in items], dtype=np.float64)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     length = float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))
-    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2) + TURN * length * _turns(items)
     groups = []
     for cluster in _clusters(boxes, GAP * length):
         if len(cluster) <= HAND_SIZE:
