@@ -305,6 +305,16 @@ def test_grouping_reads_most_generated_hands_from_their_true_boxes(scenes: Path)
     assert grouping(scenes) >= 0.95
 
 
+def test_the_grouping_sweep_measures_each_turn_weight_and_puts_the_shipped_one_back(scenes: Path) -> None:
+    from bench.grouping_sweep import main
+    from oxeye.vision import grouping
+
+    shipped = grouping.TURN
+    figures = main([str(scenes), "0", str(shipped)])
+    assert figures[0.0]["grouping_accuracy_on_true_items"] < figures[shipped]["grouping_accuracy_on_true_items"]
+    assert grouping.TURN == shipped
+
+
 class _Oracle:
     """Reads every photo of a build exactly as its per-image JSON says (in the order evaluate visits them)."""
 
