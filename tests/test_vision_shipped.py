@@ -102,3 +102,16 @@ def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path
     assert real["cards"] == 12 and real["rank_accuracy"] > 0.5 and len(real["rank_accuracy_95"]) == 2
     assert result["against"] == {"model": str(DEFAULT_MODEL), "rank_accuracy": real["rank_accuracy"],
                                  "rank_accuracy_gain": 0.0, "rank_accuracy_gain_95": [0.0, 0.0]}
+
+
+def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(scenes: Path) -> None:
+    """Its later weights regroup the items kept from the first reading; at the shipped weight that
+    must score exactly as a fresh reading of every photo."""
+    from bench.grouping_sweep import main
+    from oxeye.vision import grouping
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import synthetic
+
+    figures = main([str(scenes), "0", str(grouping.TURN), "--model", str(DEFAULT_MODEL)])
+    assert figures[grouping.TURN]["hands_exact"] == synthetic(Detector(), scenes)["hands_exact"]
+    assert set(figures[0.0]) == {"grouping_accuracy_on_true_items", "hands_exact"}
