@@ -238,27 +238,28 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
     return figures, items, rights
 
 
+def true_items(meta: dict) -> list[Item]:
+    """A generated photo's labelled items as a perfect reader would report them: true codes, boxes and keypoints."""
+    return [Item(item["code"], item["kind"], tuple(item["box"]), 1.0,
+                 keypoints=tuple(tuple(c["centre"]) for c in item["corner_boxes"])) for item in meta["items"]]
+
+
 def naming(detector: Detector, data: Path) -> float:
     """The second stage alone: the share of items of a held-out build that the classifier names right
     from crops around their true keypoints."""
     right = total = 0
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        if not meta["items"]:
+        items = true_items(meta)
+        if not items:
             continue
         levels = pyramid(read_image(data / meta["image"]))
-        crops = np.concatenate([item_crops(levels, item["kind"], [c["centre"] for c in item["corner_boxes"]],
-                                           detector.classifier.size) for item in meta["items"]])
-        pairs = detector.classifier.probabilities(crops).reshape(len(meta["items"]), 2, len(CROP_CLASSES))
-        right += sum(item_name(item["kind"], pair)[0] == item["code"] for item, pair in zip(meta["items"], pairs))
-        total += len(meta["items"])
+        crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, detector.classifier.size)
+                                for item in items])
+        pairs = detector.classifier.probabilities(crops).reshape(len(items), 2, len(CROP_CLASSES))
+        right += sum(item_name(item.kind, pair)[0] == item.code for item, pair in zip(items, pairs))
+        total += len(items)
     return right / max(total, 1)
-
-
-def true_items(meta: dict) -> list[Item]:
-    """A generated photo's labelled items as a perfect reader would report them: true codes, boxes and keypoints."""
-    return [Item(item["code"], item["kind"], tuple(item["box"]), 1.0,
-                 keypoints=tuple(tuple(c["centre"]) for c in item["corner_boxes"])) for item in meta["items"]]
 
 
 def grouping(data: Path) -> float:
