@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from oxeye.vision.reading import LOW_CONFIDENCE, Reading
 from oxeye.vision.steady import Steadier
 from readings import rows_reading
@@ -72,3 +74,13 @@ def test_a_doubt_that_persists_is_kept_and_a_passing_one_is_not() -> None:
 def test_an_empty_frame_is_fine() -> None:
     steady = Steadier().update(Reading(640, 480))
     assert steady.to_json() == {"width": 640, "height": 480, "items": [], "hands": []}
+
+
+def test_an_item_the_detector_doubted_is_tracked_and_its_hand_settles() -> None:
+    """A card the detector scored low but whose index read surely (``classifier.Rescue``) carries that
+    low score as its confidence; its hand must still settle."""
+    steadier = Steadier(settle_frames=2)
+    doubted = rows_reading([BANKER, PLAYER])
+    doubted.items[-1] = replace(doubted.items[-1], confidence=0.05, flag=LOW_CONFIDENCE)
+    states = [steadier.update(doubted) for _ in range(3)]
+    assert None not in states[-1].tracks and [s.settled for s in states][1:] == [[True, True]] * 2

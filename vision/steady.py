@@ -21,9 +21,6 @@ from oxeye.vision.reading import Hand, Item, Reading
 SETTLE_FRAMES = 5  # frames a hand must read the same before it counts as settled
 VOTES = 5  # the last reads of a track that vote on its code
 LOST_FRAMES = 30  # a track unseen for longer is forgotten (ByteTrack's own buffer)
-# ByteTrack starts tracks only above this + 0.1: low enough that every item the detector reports
-# (its confidence is at least detector.CONF, 0.25) can start one.
-TRACK_FROM = 0.15
 
 Read = tuple[str, float, str | None]  # code, confidence, flag
 
@@ -56,7 +53,7 @@ class Steadier:
             # supervision 0.31 moves ByteTrack to the `trackers` package, whose wheel needs the GUI
             # build of OpenCV; pyproject.toml keeps supervision below 0.31 until that changes.
             warnings.simplefilter("ignore", FutureWarning)
-            self._tracker = sv.ByteTrack(track_activation_threshold=TRACK_FROM, lost_track_buffer=LOST_FRAMES)
+            self._tracker = sv.ByteTrack(lost_track_buffer=LOST_FRAMES)
         self.settle_frames, self.votes = settle_frames, votes
         self._reads: dict[int, deque[Read]] = {}
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
@@ -77,10 +74,14 @@ class Steadier:
                       [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames)
 
     def _track(self, items: list[Item]) -> list[int | None]:
-        """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time."""
+        """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time.
+
+        ByteTrack is told every item is sure: the reading has chosen what to report, and an item's
+        doubt is its flag's business, not the track's. Given the items' confidences it would drop a
+        doubtful one (it pairs a box with a track by their IoU times the box's score, at least 0.2).
+        """
         boxes = np.array([item.box for item in items], dtype=np.float32).reshape(-1, 4)
-        found = sv.Detections(xyxy=boxes, confidence=np.array([item.confidence for item in items], np.float32),
-                                 data={"item": np.arange(len(items))})
+        found = sv.Detections(xyxy=boxes, confidence=np.ones(len(items), np.float32), data={"item": np.arange(len(items))})
         tracked = self._tracker.update_with_detections(found)
         tracks: list[int | None] = [None] * len(items)
         for index, track in zip(tracked.data.get("item", []), tracked.tracker_id):
