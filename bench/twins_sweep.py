@@ -10,36 +10,28 @@ python -m bench.twins_sweep runs/tune 0.5:0 0.5:0.2 0.5:0.3 0.5:0.4 0.4:0.3 0.6:
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from bench.sweep import Setting, setting, sweep
 from oxeye.models import DEFAULT_MODEL
 
-
-def setting(text: str) -> tuple[float, float]:
-    """INSIDE:UNSURE as two numbers."""
-    inside, unsure = text.split(":")
-    return float(inside), float(unsure)
+if TYPE_CHECKING:
+    from oxeye.vision.classifier import Classifier
 
 
-def main(argv: list[str] | None = None) -> dict[tuple[float, float], dict[str, float]]:
+def main(argv: list[str] | None = None) -> dict[Setting, dict[str, object]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("settings", type=setting, nargs="+", metavar="INSIDE:UNSURE", help="twin rules to try")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
     args = parser.parse_args(argv)
     from oxeye.vision.classifier import Twins
-    from oxeye.vision.detector import Detector
-    from oxeye.vision.evaluate import synthetic
 
-    detector = Detector(args.model)
-    figures = {}
-    for inside, unsure in args.settings:
-        detector.classifier.twins = Twins(inside, unsure)
-        figures[inside, unsure] = synthetic(detector, args.data)
-        print(json.dumps({"inside": inside, "unsure": unsure,
-                          **{k: round(v, 4) for k, v in figures[inside, unsure].items()}}), flush=True)
-    return figures
+    def apply(classifier: Classifier, chosen: Setting) -> None:
+        classifier.twins = Twins(*chosen)
+
+    return sweep(args.model, args.data, args.settings, ("inside", "unsure"), apply)
 
 
 if __name__ == "__main__":

@@ -282,6 +282,22 @@ def test_a_fanned_card_inside_its_neighbour_stays_unless_it_reads_the_same_or_is
     assert [i.code for i in name_items(found, probabilities, Twins(unsure=0.0))] == ["QH", "JS", "8C", "9D"]
 
 
+def test_a_detection_under_the_threshold_stays_only_where_its_crops_read_it_surely() -> None:
+    found = _found([[0, 0, 60, 90], [100, 0, 160, 90], [200, 0, 260, 90], [300, 0, 330, 30]],
+                   [0.1, 0.1, 0.6, 0.1], [0, 0, 0, 1])
+    probabilities = _pairs(
+        ((("KS", 0.95),), ((BACKGROUND, 0.9),)),  # a lone card on a rug whose index reads plainly: kept
+        ((("KS", 0.7),), ((BACKGROUND, 0.9),)),  # clutter that reads as a card, unsurely: dropped
+        ((("9D", 0.7),), ((BACKGROUND, 0.9),)),  # over the threshold: kept however it reads
+        ((("pips5", 0.99),), (("pips2", 0.85),)),  # a tile scores by its less sure half: dropped
+    )
+    items = name_items(found, probabilities, threshold=0.25, sure=0.9)
+    assert [(i.code, i.flag) for i in items] == [("9D", None), ("KS", LOW_CONFIDENCE)]
+    assert items[1].confidence == pytest.approx(0.1)  # the detector's doubt is what it reports
+    assert [i.code for i in name_items(found, probabilities, threshold=0.25, sure=0.8)] == ["9D", "KS", "5-2"]
+    assert len(name_items(found, probabilities)) == 4  # no threshold: every detection named
+
+
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Generated photos whose per-image JSON says which items form which hand."""

@@ -35,6 +35,19 @@ class Twins:
     unsure: float = 0.3
 
 
+@dataclass(frozen=True)
+class Rescue:
+    """Which detections scoring under the detector's threshold are kept all the same: those scoring
+    at least ``floor`` whose name, read from their crops, scores ``sure`` or more. A card alone on a
+    busy ground (a rug, a printed page) can score under the threshold while its index reads plainly;
+    bare table and clutter rarely read as an index that surely. Chosen on tuning builds with
+    ``python -m bench.rescue_sweep``; MODEL_CARD.md has the figures. A ``floor`` at or above the
+    threshold turns it off."""
+
+    floor: float = 0.05
+    sure: float = 0.9
+
+
 class Classifier:
     """The exported crop classifier (``vision.crop_net``) over ``CROP_CLASSES``: crops in, class probabilities out."""
 
@@ -42,6 +55,7 @@ class Classifier:
         self.session, metadata = open_session(model, threads, "train it with 'oxeye train-classifier'")
         self.input_name = self.session.get_inputs()[0].name
         self.twins = Twins()
+        self.rescue = Rescue()
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))
@@ -54,10 +68,12 @@ class Classifier:
             return np.zeros((0, len(self.names)), np.float32)
         return self.session.run(None, {self.input_name: to_blob(crops)})[0]
 
-    def name(self, image: np.ndarray, found: Detections) -> list[Item]:
-        """One item per detection whose crops show a card or tile, best first; doubts flagged, never guessed."""
+    def name(self, image: np.ndarray, found: Detections, threshold: float = 0.0) -> list[Item]:
+        """One item per detection whose crops show a card or tile, best first; doubts flagged, never
+        guessed. Detections scoring under ``threshold`` stay only as ``self.rescue`` allows."""
         crops = detection_crops(image, found.class_ids, found.keypoints, self.size)
-        return name_items(found, self.probabilities(crops).reshape(len(found), 2, len(self.names)), self.twins)
+        probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
+        return name_items(found, probabilities, self.twins, threshold, self.rescue.sure)
 
 
 def detection_crops(image: np.ndarray, class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
@@ -105,13 +121,15 @@ def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
     return (_card_name if kind == "card" else _tile_name)(pair)
 
 
-def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins()) -> list[Item]:
+def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins(), threshold: float = 0.0,
+               sure: float = Rescue.sure) -> list[Item]:
     """Items from detections and their two crops' class probabilities (N, 2, classes).
 
     A detection is dropped when neither crop shows an index or half and the detector itself was
     unsure of it (the table under a false detection); when the detector was sure, the item stays,
-    flagged. Doubt about where (the box's score) or about what (a weak or contested name) flags it.
-    An item that is a surer one seen twice (``twins``) is dropped.
+    flagged. One scoring under ``threshold`` stays only when its name scores ``sure`` or more (see
+    ``Rescue``). Doubt about where (the box's score) or about what (a weak or contested name) flags
+    it. An item that is a surer one seen twice (``twins``) is dropped.
     """
     items = []
     for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
@@ -121,6 +139,8 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
         if unread and box_score < LOW_SCORE:
             continue
         code, score, rival, rival_score = item_name(kind, pair)
+        if box_score < threshold and score < sure:
+            continue
         flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score)
         items.append(Item(code, kind, tuple(float(v) for v in box), float(min(box_score, score)),
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
