@@ -51,6 +51,16 @@ def test_the_annotated_photo(client: TestClient) -> None:
     assert cv2.imdecode(np.frombuffer(response.content, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3)
 
 
+def test_a_phone_photo_is_read_upright_as_its_exif_says(client: TestClient) -> None:
+    """A portrait photo stored as landscape pixels with an orientation tag comes back as the phone showed it."""
+    buffer = io.BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # show turned a quarter clockwise
+    Image.fromarray(np.full((240, 320, 3), 90, np.uint8)).save(buffer, "JPEG", exif=exif.tobytes())
+    response = _post(client, buffer.getvalue(), "/v1/evaluate/annotated.jpg")
+    assert cv2.imdecode(np.frombuffer(response.content, np.uint8), cv2.IMREAD_COLOR).shape == (320, 240, 3)
+
+
 def _png(width: int, height: int) -> bytes:
     buffer = io.BytesIO()
     Image.new("1", (width, height)).save(buffer, "PNG")  # a few kB that would decode to millions of pixels
@@ -63,6 +73,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
     (b"\xff\xd8" + bytes(300_000), {}, 413, "the limit is 200,000"),
     (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),
+    (_png(20000, 10000), {}, 413, "more than the limit"),  # over Pillow's own limit: it raises on opening
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
     (_jpeg(), {"rules": '{"base": "gnau", "decks": 0}'}, 400, "option 'decks'"),
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),

@@ -94,7 +94,7 @@ def test_our_letterbox_and_decoder_agree_with_ultralytics(tiny: Path) -> None:
     from ultralytics.data.augment import LetterBox
     from ultralytics.utils.nms import non_max_suppression
 
-    from oxeye.vision.detector import read_image
+    from oxeye.vision.images import read_image
     from oxeye.vision.letterbox import letterbox
 
     for path in sorted((tiny / "ds" / "images").glob("*.jpg"))[:4]:

@@ -29,7 +29,8 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_detections_agree_with_ultralytics_predict_on_the_shipped_model(scenes: Path) -> None:
     from oxeye.vision.decode import iou_matrix
-    from oxeye.vision.detector import Detector, read_image
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
     from oxeye.vision.offline import ultralytics_offline
 
     ultralytics_offline()
@@ -54,7 +55,8 @@ def test_detections_agree_with_ultralytics_predict_on_the_shipped_model(scenes: 
 
 @NOT_YET
 def test_a_rendered_scene_is_read_back_hand_by_hand(scenes: Path) -> None:
-    from oxeye.vision.detector import Detector, read_image
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
 
     detector = Detector()
     meta = json.loads((scenes / "meta" / "000000.json").read_text())
@@ -136,7 +138,8 @@ def test_a_card_the_detector_doubts_is_kept_where_its_index_reads_surely(doubted
     confidence; without the rescue it is missed."""
     from oxeye.vision.classifier import Rescue
     from oxeye.vision.decode import iou_matrix
-    from oxeye.vision.detector import CONF, Detector, read_image
+    from oxeye.vision.detector import CONF, Detector
+    from oxeye.vision.images import read_image
     from oxeye.vision.reading import LOW_CONFIDENCE
 
     meta = json.loads((doubted / "meta" / "000044.json").read_text())

@@ -37,7 +37,8 @@ def _train_classifier(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from oxeye.vision.detector import Detector, read_image
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
 
     image = read_image(args.photo)
     reading = Detector(args.model).read(image)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
@@ -25,16 +24,6 @@ IOU = 0.7  # class-aware suppression, as ultralytics predicts
 # distinct true items in 160 generated photos, 2 overlap above 0.8 and none above 0.9: tune
 # between the two with `oxeye evaluate` (reported_twice against item_accuracy).
 CROSS_IOU = 0.8
-
-
-def read_image(path: Path) -> np.ndarray:
-    """A photo as a BGR array; OSError with the path when it is missing or not an image."""
-    if not Path(path).is_file():
-        raise OSError(f"no such image: {path}")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise OSError(f"cannot read {path} as an image")
-    return image
 
 
 class Detector:

@@ -29,8 +29,9 @@ from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_clas
 from oxeye.vision.classifier import item_name
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import intersections, iou_matrix
-from oxeye.vision.detector import Detector, read_image
+from oxeye.vision.detector import Detector
 from oxeye.vision.grouping import group_hands
+from oxeye.vision.images import read_image
 from oxeye.vision.reading import Item, Reading
 
 MATCH_IOU = 0.5

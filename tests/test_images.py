@@ -1,0 +1,71 @@
+"""Photos decoded one way for the command line and the service: upright, and refused with a clear error."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from oxeye.service.cli import main
+from oxeye.vision.images import PhotoError, decode_photo, read_image
+
+
+def _portrait_as_a_phone_stores_it() -> bytes:
+    """A JPEG of landscape pixels (200 x 100, white on the left) tagged to be shown turned a quarter
+    clockwise (EXIF orientation 6): upright, it is 100 wide and 200 tall, white along the top."""
+    pixels = np.zeros((100, 200, 3), np.uint8)
+    pixels[:, :50] = 255
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
+    return buffer.getvalue()
+
+
+def _bomb(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("1", (width, height)).save(buffer, "PNG")  # tens of kB that would decode to many megapixels
+    return buffer.getvalue()
+
+
+def test_a_phone_photo_is_turned_upright_as_its_exif_says() -> None:
+    upright = decode_photo(_portrait_as_a_phone_stores_it())
+    assert upright.shape == (200, 100, 3)
+    assert upright[:40].mean() > 240 and upright[60:].mean() < 15
+
+
+def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path) -> None:
+    """The same pixels OpenCV gives for a plain JPEG, so figures measured before the switch stand."""
+    image = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    path = tmp_path / "plain.jpg"
+    cv2.imwrite(str(path), image)
+    assert np.array_equal(read_image(path), cv2.imread(str(path), cv2.IMREAD_COLOR))
+
+
+@pytest.mark.parametrize(("data", "reason", "message"), [
+    (b"", "empty", "the file is empty"),
+    (b"these are notes", "not_image", "not an image"),
+    (cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()[:400], "corrupt", "truncated or corrupt"),
+    (_bomb(4000, 3000), "too_large", "4000 x 3000 pixels"),
+    (_bomb(20000, 10000), "too_large", "more than the limit"),  # over Pillow's own limit, which raises on opening
+])
+def test_what_is_not_a_photo_to_read_says_why(data: bytes, reason: str, message: str) -> None:
+    with pytest.raises(PhotoError, match=message) as raised:
+        decode_photo(data, max_pixels=4_000_000)
+    assert raised.value.reason == reason
+
+
+def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV would read the part that arrived and pad the rest with grey, silently."""
+    image = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    data = cv2.imencode(".jpg", image)[1].tobytes()
+    photo = tmp_path / "half.jpg"
+    photo.write_bytes(data[: len(data) // 2])
+    assert cv2.imread(str(photo)) is not None  # what read_image once used, and accepted
+    assert main(["detect", str(photo)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye detect: error: cannot read {photo}: the image is truncated or corrupt") and err.count("\n") == 1

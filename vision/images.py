@@ -1,0 +1,63 @@
+"""Photos as BGR frames, decoded one way for the command line and the service alike.
+
+A photo is turned upright as its EXIF orientation says, as a phone's gallery and a browser show it
+(a phone stores a portrait photo as landscape pixels with an orientation tag). Pillow reads the
+header first, so the pixel count is checked before anything is decoded (a small PNG can hold a
+decompression bomb), and its full decode fails on a truncated file where OpenCV returns the part
+it read, padded with grey, without a word.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+
+MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
+
+
+class PhotoError(ValueError):
+    """Why some bytes are not a photo to read; ``reason`` is "empty", "not_image", "corrupt" or "too_large"."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """The photo encoded in ``data`` (JPEG, PNG, WebP, ...) as an upright BGR array; PhotoError if it is not one."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    if not data:
+        raise PhotoError("the file is empty: a JPEG or PNG photo is needed", "empty")
+    try:
+        with Image.open(io.BytesIO(data)) as image:  # reads the header only
+            width, height = image.size
+            if width * height > max_pixels:
+                raise PhotoError(f"the image is {width} x {height} pixels; the limit is {max_pixels:,} pixels",
+                                 "too_large")
+            image.load()
+            upright = ImageOps.exif_transpose(image).convert("RGB")
+    except PhotoError:
+        raise
+    except UnidentifiedImageError:
+        raise PhotoError("not an image that can be read (send JPEG, PNG or WebP)", "not_image") from None
+    except Image.DecompressionBombError:  # over Pillow's own limit, before the header is fully read
+        raise PhotoError(f"the image holds more than the limit of {max_pixels:,} pixels", "too_large") from None
+    except (OSError, SyntaxError, ValueError) as error:
+        raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
+    return np.ascontiguousarray(np.asarray(upright)[:, :, ::-1])
+
+
+def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
+    path = Path(path)
+    if not path.is_file():
+        raise OSError(f"no such image: {path}")
+    try:
+        return decode_photo(path.read_bytes(), max_pixels)
+    except PhotoError as error:
+        if error.reason == "not_image":
+            raise OSError(f"cannot read {path} as an image") from None
+        raise OSError(f"cannot read {path}: {error}") from None
