@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -376,6 +377,17 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     assert worse["reported_twice"] == with_items and worse["item_accuracy"] < 1.0 and worse["missed"] == 0.0
     low, high = worse["item_accuracy_95"]
     assert low < worse["item_accuracy"] < high < 1.0
+    # An unflagged double is a wrong report no flag warns of; flagged, every wrong report is flagged.
+    assert perfect["unflagged_reports_right"] == 1.0 and perfect["wrong_reports_flagged"] is None
+    assert perfect["right_reports_flagged"] == 0.0
+    assert worse["wrong_reports_flagged"] == 0.0 and worse["unflagged_reports_right"] < 1.0
+    flagged = _Oracle(scenes)
+    read = flagged.read
+    flagged.read = lambda image: (lambda r: Reading(r.width, r.height, r.items + [replace(i, flag=LOW_CONFIDENCE)
+                                                                                 for i in r.items[:1]], r.hands))(read(image))
+    warned = synthetic(flagged, scenes)
+    assert warned["wrong_reports_flagged"] == 1.0 and warned["unflagged_reports_right"] == 1.0
+    assert warned["right_reports_flagged"] == 0.0
 
     halved = _Oracle(scenes)
     read = halved.read

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections import Counter
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -52,6 +53,11 @@ def interval(total: list[int], right: list[int], baseline: list[int] | None = No
     found = bootstrap(samples, lambda t, r, b: (r.sum() - b.sum()) / max(t.sum(), 1), paired=True, vectorized=False,
                       n_resamples=2000, method="percentile", rng=np.random.default_rng(0))
     return [round(float(v), 4) for v in found.confidence_interval]
+
+
+def _share(these: int, others: int) -> float | None:
+    """``these`` as a share of ``these`` and ``others``; None when there are none of either."""
+    return these / (these + others) if these + others else None
 
 
 def _alike(truth: list[str], found: list[str]) -> np.ndarray:
@@ -190,9 +196,11 @@ def _groups(meta: dict) -> list[tuple[str, ...]]:
 
 def synthetic(detector: Detector, data: Path) -> dict[str, object]:
     """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
-    the share of items never found, items reported twice, exact five-item hands and, for a model
-    with keypoints, the median and 90th percentile of the keypoint error of the items found once,
-    over a held-out build."""
+    the share of items never found, items reported twice, exact five-item hands, how far the flags
+    can be trusted (the shares of wrong reports flagged, of unflagged reports right, and of right
+    reports flagged all the same) and, for a
+    model with keypoints, the median and 90th percentile of the keypoint error of the items found
+    once, over a held-out build."""
     return _synthetic(detector, data)[0]
 
 
@@ -203,6 +211,7 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
     rights: list[int] = []  # per photo, items found once and named right; and items
     items: list[int] = []
     tally: dict[str, list[int]] = {}
+    reports: Counter[tuple[bool, bool]] = Counter()  # every report: (read right, flagged)
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
         reading = detector.read(read_image(data / meta["image"]))
@@ -217,6 +226,9 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
             for group in groups:
                 tally.setdefault(group, [0, 0])[0] += outcome
                 tally[group][1] += 1
+        paired = {m[0]: t for t, m in enumerate(matched) if m}  # a true item's first report; the rest are twice
+        for f, item in enumerate(reading.items):
+            reports[f in paired and item.code == meta["items"][paired[f]]["code"], item.flag is not None] += 1
         missed += sum(not m for m in matched)
         twice += sum(len(m) > 1 for m in matched)
         if strays is not None:
@@ -231,7 +243,10 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
     count = sum(items)
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
-               "five_item_hands": hands, "hands_exact": exact / max(hands, 1)}
+               "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
+               "wrong_reports_flagged": _share(reports[False, True], reports[False, False]),
+               "unflagged_reports_right": _share(reports[True, False], reports[False, False]),
+               "right_reports_flagged": _share(reports[True, True], reports[True, False])}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
