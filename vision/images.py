@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
@@ -38,7 +39,10 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
                 raise PhotoError(f"the image is {width} x {height} pixels; the limit is {max_pixels:,} pixels",
                                  "too_large")
             image.load()
-            upright = ImageOps.exif_transpose(image).convert("RGB")
+            ImageOps.exif_transpose(image, in_place=True)
+            rgb = image if image.mode == "RGB" else image.convert("RGB")
+            # tobytes is the fastest way out of Pillow (np.asarray takes twice as long on a 12 MP photo)
+            pixels = np.frombuffer(rgb.tobytes(), np.uint8).reshape(rgb.height, rgb.width, 3)
     except PhotoError:
         raise
     except UnidentifiedImageError:
@@ -47,7 +51,7 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         raise PhotoError(f"the image holds more than the limit of {max_pixels:,} pixels", "too_large") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
-    return np.ascontiguousarray(np.asarray(upright)[:, :, ::-1])
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR)
 
 
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
