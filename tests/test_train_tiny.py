@@ -143,6 +143,18 @@ def test_annotate_writes_a_picture(tiny: Path, tmp_path: Path) -> None:
     assert out.stat().st_size > 1000
 
 
+def test_annotate_to_a_name_no_picture_can_have_is_one_clear_line_before_any_reading(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV 5 raises on an unknown extension (a traceback, once): the path is checked as it is parsed."""
+    for name in ("seen.xyz", "folder/"):
+        with pytest.raises(SystemExit) as stop:
+            main(["detect", str(tmp_path / "no-such-photo.jpg"), "--annotate", str(tmp_path / name)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("oxeye detect: error: argument --annotate: ") and "end it in .jpg or .png" in err
+        assert err.count("\n") == 1
+
+
 def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     not_a_photo = tmp_path / "notes.jpg"
     not_a_photo.write_text("not a photo")

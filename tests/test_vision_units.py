@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oxeye.vision.annotate import DOUBT, PALETTE, draw
+from oxeye.vision.annotate import DOUBT, PALETTE, annotate, draw
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
 from oxeye.vision.classifier import Twins, name_items
 from oxeye.vision.corners import collapse
@@ -171,6 +171,14 @@ def test_the_annotation_colours_items_by_hand_doubt_in_red_and_leaves_the_photo_
     noted = draw(photo, Reading(300, 200, [sure, unsure], hands), {0: "ox 7  win +1"})
     assert (noted[126:140, 100:170] == first).all(axis=2).any()  # its note follows, under the hand
     assert (noted[:, 176:] == drawn[:, 176:]).all()  # hand 1 has none
+
+
+def test_annotating_to_a_name_no_picture_can_have_says_so(tmp_path: Path) -> None:
+    reading = Reading(30, 20)
+    with pytest.raises(OSError, match="end it in .jpg or .png"):
+        annotate(np.zeros((20, 30, 3), np.uint8), reading, tmp_path / "seen.xyz")
+    annotate(np.zeros((20, 30, 3), np.uint8), reading, tmp_path / "deeper" / "seen.png")
+    assert (tmp_path / "deeper" / "seen.png").stat().st_size > 0
 
 
 def test_label_modes_name_corner_classes_after_the_items() -> None:

@@ -36,6 +36,16 @@ def _train_classifier(args: argparse.Namespace) -> int:
     return 0
 
 
+def _picture_path(text: str) -> Path:
+    """--annotate's path, checked before any photo is read (argparse reports the ValueError's message)."""
+    from oxeye.vision.annotate import picture_path
+
+    try:
+        return picture_path(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector
     from oxeye.vision.images import read_image
@@ -121,7 +131,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
     detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")
     detect.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
-    detect.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="also write the photo with the reading drawn")
+    detect.add_argument("--annotate", type=_picture_path, metavar="OUT.jpg",
+                        help="also write the photo with the reading drawn")
     detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
     detect.set_defaults(handler=_detect)
 
