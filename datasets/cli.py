@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from oxeye.datasets.paths import DEFAULT_CACHE
+from oxeye.vision.cli import picture_argument
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -61,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")
     preview.add_argument("dataset", type=Path, help="a folder written by 'oxeye dataset build'")
-    preview.add_argument("--out", type=Path, required=True, help="PNG to write")
+    preview.add_argument("--out", type=picture_argument, required=True, help="PNG to write")
     preview.add_argument("--count", type=int, default=16, help="images on the sheet (16)")
     preview.set_defaults(handler=_preview)
 

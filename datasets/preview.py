@@ -8,6 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from oxeye.vision.images import picture_problem
+
 HAND_COLOURS = ((0, 255, 0), (0, 200, 255), (255, 120, 0), (255, 0, 255), (0, 255, 255), (80, 80, 255),
                 (255, 255, 0), (160, 255, 160))
 
@@ -48,6 +50,8 @@ def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, t
         cells.append(canvas)
     cells += [np.full((tile, tile, 3), 32, np.uint8)] * (-len(cells) % columns)
     sheet = np.vstack([np.hstack(cells[i:i + columns]) for i in range(0, len(cells), columns)])
+    if problem := picture_problem(out):
+        raise OSError(problem)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), sheet):
         raise OSError(f"cannot write {out}")

@@ -166,6 +166,14 @@ def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.Ca
     assert "build a dataset there first" in capsys.readouterr().err
 
 
+def test_preview_to_a_name_no_picture_can_have_is_refused_before_any_drawing(built: Path, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["dataset", "preview", str(built), "--out", str(tmp_path / "sheet.xyz")])
+    assert stop.value.code == 2 and "end it in .jpg or .png" in capsys.readouterr().err
+    assert not (tmp_path / "sheet.xyz").exists()
+
+
 def test_render_hands_draws_exactly_the_given_hands() -> None:
     """The trainer's and read-back pictures: every given item fully visible, in its row."""
     import numpy as np

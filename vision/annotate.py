@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import supervision as sv
 
+from oxeye.vision.images import picture_problem
 from oxeye.vision.reading import Reading
 
 HAND_COLOURS = ("#00c2ff", "#48f90a", "#ffb21d", "#c86bff", "#00d4bb", "#ff9df0", "#cfd231", "#6f8bff",
@@ -22,23 +23,13 @@ DOUBT = len(HAND_COLOURS)  # the palette's last colour, red, marks doubtful item
 PALETTE = sv.ColorPalette.from_hex([*HAND_COLOURS, "#ff0000"])
 
 
-def picture_path(text: str) -> Path:
-    """``text`` as a path OpenCV can write a picture to; ValueError naming the fault when it cannot
-    (OpenCV 5 raises its own error for an unknown extension where OpenCV 4 returned False)."""
-    if not cv2.haveImageWriter(text):
-        raise ValueError(f"{text} does not name a picture to write: end it in .jpg or .png")
-    return Path(text)
-
-
 def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
     """Write ``image`` with the reading drawn on it (see ``draw``)."""
-    try:
-        path = picture_path(str(out))
-    except ValueError as error:
-        raise OSError(str(error)) from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), draw(image, reading)):
-        raise OSError(f"cannot write {path} (an unwritable folder?)")
+    if problem := picture_problem(out):
+        raise OSError(problem)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(out), draw(image, reading)):
+        raise OSError(f"cannot write {out} (an unwritable folder?)")
 
 
 def draw(image: np.ndarray, reading: Reading, notes: Mapping[int, str] | None = None) -> np.ndarray:

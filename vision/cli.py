@@ -36,14 +36,14 @@ def _train_classifier(args: argparse.Namespace) -> int:
     return 0
 
 
-def _picture_path(text: str) -> Path:
-    """--annotate's path, checked before any photo is read (argparse reports the ValueError's message)."""
-    from oxeye.vision.annotate import picture_path
+def picture_argument(text: str) -> Path:
+    """An argparse type for a picture to write, so that a bad name is refused before any work
+    (OpenCV is imported only then: the engine's commands run without it)."""
+    from oxeye.vision.images import picture_problem
 
-    try:
-        return picture_path(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    if problem := picture_problem(text):
+        raise argparse.ArgumentTypeError(problem)
+    return Path(text)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -131,7 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
     detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")
     detect.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
-    detect.add_argument("--annotate", type=_picture_path, metavar="OUT.jpg",
+    detect.add_argument("--annotate", type=picture_argument, metavar="OUT.jpg",
                         help="also write the photo with the reading drawn")
     detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
     detect.set_defaults(handler=_detect)

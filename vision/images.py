@@ -1,4 +1,5 @@
-"""Photos as BGR frames, decoded one way for the command line and the service alike.
+"""Photos as BGR frames, decoded one way for the command line and the service alike; and where
+pictures may be written.
 
 A photo is turned upright as its EXIF orientation says, as a phone's gallery and a browser show it
 (a phone stores a portrait photo as landscape pixels with an orientation tag). Pillow reads the
@@ -65,3 +66,10 @@ def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         if error.reason == "not_image":
             raise OSError(f"cannot read {path} as an image") from None
         raise OSError(f"cannot read {path}: {error}") from None
+
+
+def picture_problem(path: str | Path) -> str | None:
+    """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
+    for an unknown extension, where OpenCV 4 returned False)."""
+    return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
+
