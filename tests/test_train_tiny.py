@@ -184,6 +184,8 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
     assert capsys.readouterr().err == f"oxeye evaluate: error: --data {tmp_path} holds no images (meta/ is empty)\n"
     assert main(["evaluate", "--real", str(tmp_path), "--against", str(tmp_path / "no.onnx")]) == 2
     assert capsys.readouterr().err == f"oxeye evaluate: error: --against {tmp_path / 'no.onnx'}: no such model\n"
+    assert main(["evaluate", "--real", str(tmp_path)]) == 0  # as where the real photos are not on the machine
+    assert json.loads(capsys.readouterr().out)["real_cards_edje"].startswith(f"skipped: no photos/ folder in {tmp_path}")
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:

@@ -347,7 +347,7 @@ def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | 
             theirs, _, their_ranked = _real_cards(other, real)
             gains |= _gain("rank_accuracy", figures, theirs, interval(cards, ranked, their_ranked))
     elif real is not None:
-        result["real_cards_edje"] = f"skipped: {real} is absent"
+        result["real_cards_edje"] = f"skipped: no photos/ folder in {real} (the real photos are not on this machine?)"
     if other is not None:
         result["against"] = {"model": str(against), **gains}
     return result
