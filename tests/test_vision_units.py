@@ -388,6 +388,7 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     # An unflagged double is a wrong report no flag warns of; flagged, every wrong report is flagged.
     assert perfect["unflagged_reports_right"] == 1.0 and perfect["wrong_reports_flagged"] is None
     assert perfect["right_reports_flagged"] == 0.0
+    assert perfect["sure_hands"] == perfect["five_item_hands"] and perfect["sure_hands_right"] == 1.0
     assert worse["wrong_reports_flagged"] == 0.0 and worse["unflagged_reports_right"] < 1.0
     flagged = _Oracle(scenes)
     read = flagged.read
@@ -396,11 +397,19 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     warned = synthetic(flagged, scenes)
     assert warned["wrong_reports_flagged"] == 1.0 and warned["unflagged_reports_right"] == 1.0
     assert warned["right_reports_flagged"] == 0.0
+    # A card of a hand misnamed, unflagged: the hand is still sure, and wrong.
+    misnamed = _Oracle(scenes)
+    read = misnamed.read
+    misnamed.read = lambda image: (lambda r: Reading(r.width, r.height, [replace(r.items[0], code="?")] + r.items[1:],
+                                                     r.hands) if r.items else r)(read(image))
+    wrong = synthetic(misnamed, scenes)
+    assert wrong["sure_hands"] == perfect["sure_hands"] and 0.0 < wrong["sure_hands_right"] < 1.0
+    assert wrong["hands_exact"] == wrong["sure_hands_right"] * wrong["sure_hands"] / wrong["five_item_hands"]
 
     halved = _Oracle(scenes)
     read = halved.read
     halved.read = lambda image: (lambda r: Reading(r.width, r.height, [i for i in r.items if i.kind == "card"],
-                                                   r.hands))(read(image))
+                                                   []))(read(image))  # no hands: theirs would index tiles gone
     cards_only = synthetic(halved, scenes)
     assert cards_only["accuracy_cards"] == 1.0 and cards_only["accuracy_tiles"] == 0.0
     assert cards_only["missed"] == pytest.approx(1 - cards_only["item_accuracy"]) and 0 < cards_only["missed"] < 1

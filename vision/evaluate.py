@@ -198,15 +198,15 @@ def synthetic(detector: Detector, data: Path) -> dict[str, object]:
     """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
     the share of items never found, items reported twice, exact five-item hands, how far the flags
     can be trusted (the shares of wrong reports flagged, of unflagged reports right, and of right
-    reports flagged all the same) and, for a
-    model with keypoints, the median and 90th percentile of the keypoint error of the items found
-    once, over a held-out build."""
+    reports flagged all the same; and of the sure hands, five items and none flagged, the hands a
+    table would score, those read exactly) and, for a model with keypoints, the median and 90th
+    percentile of the keypoint error of the items found once, over a held-out build."""
     return _synthetic(detector, data)[0]
 
 
 def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[int], list[int]]:
     """``synthetic``'s figures, and per photo the items and those read right."""
-    missed = twice = extra = hands = exact = 0
+    missed = twice = extra = hands = exact = sure_hands = sure_right = 0
     errors: list[float] = []
     rights: list[int] = []  # per photo, items found once and named right; and items
     items: list[int] = []
@@ -234,19 +234,23 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
         if strays is not None:
             errors += [float(strays[t, m[0]]) for t, m in enumerate(matched) if len(m) == 1]
         extra += len(reading.items) - sum(len(m) for m in matched)
-        found_hands = {frozenset(h.items) for h in reading.hands}
+        read_right = set()  # the reports of each true five-item hand found once and named right
         for hand in meta["hands"]:
             if len(hand["items"]) == 5:
                 hands += 1
-                named = all(outcomes[i] for i in hand["items"])  # each found once, so each has one box
-                exact += named and frozenset(matched[i][0] for i in hand["items"]) in found_hands
+                if all(outcomes[i] for i in hand["items"]):  # each found once, so each has one box
+                    read_right.add(frozenset(matched[i][0] for i in hand["items"]))
+        exact += len(read_right & {frozenset(h.items) for h in reading.hands})
+        sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
+        sure_hands, sure_right = sure_hands + len(sure), sure_right + sum(hand in read_right for hand in sure)
     count = sum(items)
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
                "wrong_reports_flagged": _share(reports[False, True], reports[False, False]),
                "unflagged_reports_right": _share(reports[True, False], reports[False, False]),
-               "right_reports_flagged": _share(reports[True, True], reports[True, False])}
+               "right_reports_flagged": _share(reports[True, True], reports[True, False]),
+               "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right)}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
