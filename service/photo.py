@@ -13,7 +13,7 @@ from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
-from oxeye.vision.reading import Reading
+from oxeye.vision.reading import UNSURE_HAND, Reading
 
 
 def parse_stakes(text: str) -> dict[int, Decimal]:
@@ -34,7 +34,8 @@ def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[i
     hands = []
     for hand in reading.hands:
         entry: dict[str, Any] = {**hand.to_json(), "reading": None, "problem": None}
-        doubtful = [reading.items[i].code for i in hand.items if reading.items[i].flag]
+        doubtful = [reading.items[i].code + (" (perhaps another hand's)" if reading.items[i].flag == UNSURE_HAND else "")
+                    for i in hand.items if reading.items[i].flag]
         if not hand.complete:
             entry["problem"] = f"{len(hand.codes)} items seen; a hand has 5"
         elif doubtful:

@@ -96,3 +96,20 @@ def test_no_model_is_503(tmp_path: Path) -> None:
         response = _post(client, _jpeg())
         assert response.status_code == 503 and "photo reading is unavailable" in response.json()["error"]
         assert client.get("/v1/health").status_code == 200
+
+
+def test_a_hand_with_a_doubtful_item_is_not_scored_and_says_which_and_why() -> None:
+    """A settlement is made only from sure hands: a card perhaps another hand's stops its hand, named."""
+    from oxeye.service.photo import score_photo
+    from oxeye.service.rules_files import load_rules
+    from oxeye.vision.reading import LOW_CONFIDENCE, UNSURE_HAND
+    from readings import rows_reading
+
+    banker, player = ["KS", "QH", "JD", "KC", "QD"], ["3S", "6H", "8D", "4C", "8H"]
+    sure = score_photo(rows_reading([banker, player]), load_rules("gnau"), 0, {})
+    assert [h["problem"] for h in sure["hands"]] == [None, None] and sure["settlement"]["result"] is not None
+    doubted = score_photo(rows_reading([banker, player], flags={"8D": UNSURE_HAND, "4C": LOW_CONFIDENCE}),
+                          load_rules("gnau"), 0, {})
+    assert doubted["hands"][1]["reading"] is None
+    assert doubted["hands"][1]["problem"] == "not sure of 8D (perhaps another hand's), 4C: check them by eye"
+    assert doubted["settlement"] == {"problem": "no player's hand was read", "result": None}

@@ -17,7 +17,7 @@ from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
-from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, Hand, Item, Reading
+from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, UNSURE_HAND, Hand, Item, Reading
 from oxeye.vision.train import label_text
 from readings import write_labelled_photo
 
@@ -118,6 +118,24 @@ def test_touching_fans_split_into_hands_of_five_and_a_short_hand_is_kept() -> No
     hands = group_hands(left + right + short)
     assert sorted(tuple(h.codes) for h in hands) == sorted([CARD_CLASSES[:5], CARD_CLASSES[13:18], TILE_CLASSES[:3]])
     assert [h.complete for h in hands] == [True, True, False]
+
+
+def test_a_member_of_a_hand_lying_as_near_another_hand_is_flagged() -> None:
+    """Nine cards evenly in a row are five and four, but which five no one can say: the complete
+    hand's card next to the short hand may be the short hand's, and is flagged so."""
+    items = _row(0, 0, CARD_CLASSES[:9])
+    items[0].flag = LOW_CONFIDENCE
+    hands = group_hands(items)
+    assert sorted(len(h.codes) for h in hands) == [4, 5]
+    (complete,) = [h for h in hands if h.complete]
+    (short,) = [h for h in hands if not h.complete]
+    flagged = [i for i, item in enumerate(items) if item.flag == UNSURE_HAND]
+    assert len(flagged) == 1 and flagged[0] in complete.items
+    assert min(abs(flagged[0] - j) for j in short.items) == 1  # the one next to the short hand
+    assert items[0].flag == LOW_CONFIDENCE  # a doubt already there stays
+    apart = _row(0, 0, CARD_CLASSES[:5]) + _row(0, 200, CARD_CLASSES[13:17])
+    group_hands(apart)
+    assert not any(item.flag for item in apart)
 
 
 def _upright(x: float, y: float, code: str) -> Item:

@@ -22,12 +22,15 @@ from math import sqrt
 
 import numpy as np
 
-from oxeye.vision.reading import Hand, Item
+from oxeye.vision.reading import UNSURE_HAND, Hand, Item
 
 HAND_SIZE = 5
 GAP = 0.4  # items whose boxes are closer than this many item lengths belong to one cluster
 THICKNESS = 4.0  # weight of a group's spread across its main axis (per item) against its tree length
 TURN = 1.5  # item lengths added to the distance between two items per radian they are turned from each other
+# A member of a complete hand whose nearest item of another hand lies at most this many times as far
+# as its nearest fellow member is flagged: it may be the other hand's (chosen on tuning builds).
+UNSURE = 1.25
 
 
 def _clusters(boxes: np.ndarray, reach: float) -> list[list[int]]:
@@ -134,6 +137,23 @@ def _turns(items: list[Item]) -> np.ndarray:
     return np.nan_to_num(np.abs((angles[:, None] - angles[None] + np.pi / 2) % np.pi - np.pi / 2))
 
 
+def _unsure_members(groups: list[list[int]], distance: np.ndarray) -> list[int]:
+    """Members of complete hands lying nearly as near another hand as their own (see ``UNSURE``): where a
+    hand's own item was missed, the grouping makes up its five from a neighbour's."""
+    owner = np.empty(len(distance), int)
+    for n, group in enumerate(groups):
+        owner[group] = n
+    unsure = []
+    for n, group in enumerate(groups):
+        if len(group) < HAND_SIZE or (owner == n).all():
+            continue
+        for i in group:
+            own = min(distance[i, j] for j in group if j != i)
+            if distance[i, owner != n].min() <= UNSURE * own:
+                unsure.append(i)
+    return unsure
+
+
 def group_hands(items: list[Item]) -> list[Hand]:
     """Assign ``item.hand`` for every item and return the hands in reading order (top to bottom, left to right)."""
     if not items:
@@ -149,6 +169,8 @@ def group_hands(items: list[Item]) -> list[Hand]:
         else:
             groups += _refine(_split(cluster, distance), centres, distance, length)
     groups.sort(key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
+    for i in _unsure_members(groups, distance):
+        items[i].flag = items[i].flag or UNSURE_HAND
     hands = []
     for index, group in enumerate(groups):
         group.sort(key=lambda i: (centres[i, 0], centres[i, 1]))
