@@ -133,6 +133,11 @@ def test_a_member_of_a_hand_lying_as_near_another_hand_is_flagged() -> None:
     assert len(flagged) == 1 and flagged[0] in complete.items
     assert min(abs(flagged[0] - j) for j in short.items) == 1  # the one next to the short hand
     assert items[0].flag == LOW_CONFIDENCE  # a doubt already there stays
+    moved = [60.0 * (n in short.items) for n in range(len(items))]  # the short hand moved off, grouped again
+    apart_now = [replace(i, box=(i.box[0] + dx, i.box[1], i.box[2] + dx, i.box[3])) for i, dx in zip(items, moved)]
+    assert [i.flag for i in apart_now].count(UNSURE_HAND) == 1  # as the first grouping left them
+    group_hands(apart_now)
+    assert [i.flag for i in apart_now].count(UNSURE_HAND) == 0 and apart_now[0].flag == LOW_CONFIDENCE
     apart = _row(0, 0, CARD_CLASSES[:5]) + _row(0, 200, CARD_CLASSES[13:17])
     group_hands(apart)
     assert not any(item.flag for item in apart)

@@ -155,7 +155,8 @@ def _unsure_members(groups: list[list[int]], distance: np.ndarray) -> list[int]:
 
 
 def group_hands(items: list[Item]) -> list[Hand]:
-    """Assign ``item.hand`` for every item and return the hands in reading order (top to bottom, left to right)."""
+    """Assign ``item.hand`` for every item (and ``UNSURE_HAND`` to a doubtful member, see ``UNSURE``)
+    and return the hands in reading order (top to bottom, left to right)."""
     if not items:
         return []
     boxes = np.array([item.box for item in items], dtype=np.float64)
@@ -169,6 +170,8 @@ def group_hands(items: list[Item]) -> list[Hand]:
         else:
             groups += _refine(_split(cluster, distance), centres, distance, length)
     groups.sort(key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
+    for item in items:  # a flag of an earlier grouping of these items goes: this one decides
+        item.flag = None if item.flag == UNSURE_HAND else item.flag
     for i in _unsure_members(groups, distance):
         items[i].flag = items[i].flag or UNSURE_HAND
     hands = []
