@@ -108,8 +108,9 @@ def test_a_hand_with_a_doubtful_item_is_not_scored_and_says_which_and_why() -> N
     banker, player = ["KS", "QH", "JD", "KC", "QD"], ["3S", "6H", "8D", "4C", "8H"]
     sure = score_photo(rows_reading([banker, player]), load_rules("gnau"), 0, {})
     assert [h["problem"] for h in sure["hands"]] == [None, None] and sure["settlement"]["result"] is not None
-    doubted = score_photo(rows_reading([banker, player], flags={"8D": UNSURE_HAND, "4C": LOW_CONFIDENCE}),
-                          load_rules("gnau"), 0, {})
+    reading = rows_reading([banker, player], flags={"4C": LOW_CONFIDENCE})
+    reading.items[player.index("8D") + 5].flag = UNSURE_HAND  # as the grouping flags it
+    doubted = score_photo(reading, load_rules("gnau"), 0, {})
     assert doubted["hands"][1]["reading"] is None
     assert doubted["hands"][1]["problem"] == "not sure of 8D (perhaps another hand's), 4C: check them by eye"
     assert doubted["settlement"] == {"problem": "no player's hand was read", "result": None}
