@@ -55,6 +55,13 @@ def interval(total: list[int], right: list[int], baseline: list[int] | None = No
     return [round(float(v), 4) for v in found.confidence_interval]
 
 
+def _flag_figures(reports: Counter[tuple[bool, bool]]) -> dict[str, float | None]:
+    """How far the flags can be trusted, from reports counted by (read right, flagged)."""
+    return {"wrong_reports_flagged": _share(reports[False, True], reports[False, False]),
+            "unflagged_reports_right": _share(reports[True, False], reports[False, False]),
+            "right_reports_flagged": _share(reports[True, True], reports[True, False])}
+
+
 def _share(these: int, others: int) -> float | None:
     """``these`` as a share of ``these`` and ``others``; None when there are none of either."""
     return these / (these + others) if these + others else None
@@ -247,10 +254,7 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
-               "wrong_reports_flagged": _share(reports[False, True], reports[False, False]),
-               "unflagged_reports_right": _share(reports[True, False], reports[False, False]),
-               "right_reports_flagged": _share(reports[True, True], reports[True, False]),
-               "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right)}
+               **_flag_figures(reports), "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right)}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
@@ -296,7 +300,9 @@ def grouping(data: Path) -> float:
 
 
 def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
-    """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos."""
+    """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, and how far
+    the flags of the reports over labelled cards can be trusted (the photos' other cards, 2 to 8, are
+    not labelled, so their reports cannot be judged)."""
     return _real_cards(detector, folder)[0]
 
 
@@ -305,6 +311,7 @@ def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], li
     located = twice = 0
     ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
     cards: list[int] = []
+    reports: Counter[tuple[bool, bool]] = Counter()  # reports over labelled cards: (rank right, flagged)
     for xml in sorted(folder.glob("photos/*.xml")):
         root = ElementTree.parse(xml).getroot()
         labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
@@ -318,11 +325,14 @@ def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], li
         twice += sum(len(m) > 1 for m in matched)
         ranked.append(sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name]
                           for m, (name, _) in zip(matched, labels)))
+        for m, (name, _) in zip(matched, labels):
+            for n, f in enumerate(m):  # the first report of a card stands for it; the others are twice
+                reports[n == 0 and cards_only[f].code[:-1] == RANKS[name], cards_only[f].flag is not None] += 1
         cards.append(len(labels))
     count = sum(cards)
     figures = {"cards": count, "localisation_recall": located / max(count, 1),
                "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
-               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice}
+               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice, **_flag_figures(reports)}
     return figures, cards, ranked
 
 
