@@ -4,11 +4,12 @@ Held-out synthetic build (``oxeye dataset build`` with a seed no training build 
 mAP50-95 over the 73 item classes of what the pipeline reports, mAP50-95 of the raw detector
 in its own classes (ultralytics val on the same ONNX), per-item identification
 accuracy of the full pipeline (every labelled item must be found once and named right),
-items reported twice, and the share of five-item hands read exactly; the grouping's accuracy on
-the true items alone; for a two-stage model, also the classifier's accuracy on crops around the
-true keypoints. Real photos
-(../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall and
-rank accuracy; skipped when the folder is absent. Each accuracy comes with its 95% interval
+items reported twice, and the share of five-item hands read exactly; how far the flags can be
+trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
+right; the grouping's accuracy on the true items alone; for a two-stage model, also the
+classifier's accuracy on crops around the true keypoints. Real photos
+(../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall, rank
+accuracy and the flags' trust; skipped when the folder has no photos. Each accuracy comes with its 95% interval
 (``..._95``), resampling whole photos: the items of one photo are not independent of each other.
 Given another model (``--against``), its accuracies on the same photos and the gain over it, with
 the gain's interval from the same resampling applied to both models at once (paired).
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections import Counter
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
