@@ -9,30 +9,11 @@ python -m bench.rescue_sweep runs/tuneg 1:1 0.1:0.9 0.05:0.9 0.02:0.9 0.05:0.8 0
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from bench.sweep import Setting, setting, sweep
-from oxeye.models import DEFAULT_MODEL
-
-if TYPE_CHECKING:
-    from oxeye.vision.classifier import Classifier
+from bench.sweep import Setting, command
 
 
 def main(argv: list[str] | None = None) -> dict[Setting, dict[str, object]]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
-    parser.add_argument("settings", type=setting, nargs="+", metavar="FLOOR:SURE", help="rescues to try")
-    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
-    parser.add_argument("--real", type=Path, help="also read these real card photos (a cards-edje folder)")
-    args = parser.parse_args(argv)
-    from oxeye.vision.classifier import Rescue
-
-    def apply(classifier: Classifier, chosen: Setting) -> None:
-        classifier.rescue = Rescue(*chosen)
-
-    return sweep(args.model, args.data, args.settings, ("floor", "sure"), apply, args.real)
+    return command(argv, __doc__, "rescue", ("floor", "sure"))
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
-"""What the post-processing sweeps share: settings as A:B pairs, and each one read with `oxeye evaluate`."""
+"""What the post-processing sweeps share: settings as A:B pairs, each one put on the classifier's
+rule and read with `oxeye evaluate`; and the command line around it."""
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from oxeye.vision.classifier import Classifier
+from oxeye.models import DEFAULT_MODEL
 
 Setting = tuple[float, float]
 
@@ -24,20 +24,33 @@ def rounded(figures: dict[str, object]) -> dict[str, object]:
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()}
 
 
-def sweep(model: Path, data: Path, settings: list[Setting], names: tuple[str, str],
-          apply: Callable[[Classifier, Setting], None], real: Path | None = None) -> dict[Setting, dict[str, object]]:
+def sweep(model: Path, data: Path, settings: list[Setting], rule: str, fields: tuple[str, str],
+          real: Path | None = None) -> dict[Setting, dict[str, object]]:
     """`oxeye evaluate`'s synthetic figures on ``data`` (and the real cards' in ``real``, prefixed
-    ``real_``) for each setting, which ``apply`` puts on the model's classifier; printed as it goes,
-    the setting's two numbers under ``names``."""
+    ``real_``) for each setting, put in the two ``fields`` of the model's classifier's ``rule`` (a
+    frozen dataclass such as ``Twins``); printed as it goes."""
     from oxeye.vision.detector import Detector
     from oxeye.vision.evaluate import real_cards, synthetic
 
     detector = Detector(model)
     figures: dict[Setting, dict[str, object]] = {}
     for chosen in settings:
-        apply(detector.classifier, chosen)
+        values = dict(zip(fields, chosen))
+        setattr(detector.classifier, rule, replace(getattr(detector.classifier, rule), **values))
         figures[chosen] = synthetic(detector, data)
         if real is not None:
             figures[chosen] |= {f"real_{k}": v for k, v in real_cards(detector, real).items()}
-        print(json.dumps({**dict(zip(names, chosen)), **rounded(figures[chosen])}), flush=True)
+        print(json.dumps({**values, **rounded(figures[chosen])}), flush=True)
     return figures
+
+
+def command(argv: list[str] | None, doc: str, rule: str, fields: tuple[str, str]) -> dict[Setting, dict[str, object]]:
+    """A sweep's command line (its module's ``doc`` as help): a build, settings as FIELD:FIELD, --model, --real."""
+    metavar = ":".join(field.upper() for field in fields)
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("settings", type=setting, nargs="+", metavar=metavar, help=f"settings of the {rule} rule to try")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
+    parser.add_argument("--real", type=Path, help="also read these real card photos (a cards-edje folder)")
+    args = parser.parse_args(argv)
+    return sweep(args.model, args.data, args.settings, rule, fields, args.real)
