@@ -33,6 +33,8 @@ def annotate(image: np.ndarray, meta: dict[str, object]) -> np.ndarray:
 
 def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, tile: int = 400) -> int:
     """Write a grid of the first ``count`` annotated images of ``dataset`` to ``out``; returns how many it drew."""
+    if problem := picture_problem(out):  # before any image is read and drawn
+        raise OSError(problem)
     metas = sorted((dataset / "meta").glob("*.json"))[:count]
     if not metas:
         raise ValueError(f"{dataset} has no meta/*.json: build a dataset there first")
@@ -50,8 +52,6 @@ def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, t
         cells.append(canvas)
     cells += [np.full((tile, tile, 3), 32, np.uint8)] * (-len(cells) % columns)
     sheet = np.vstack([np.hstack(cells[i:i + columns]) for i in range(0, len(cells), columns)])
-    if problem := picture_problem(out):
-        raise OSError(problem)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), sheet):
         raise OSError(f"cannot write {out}")

@@ -72,4 +72,3 @@ def picture_problem(path: str | Path) -> str | None:
     """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
     for an unknown extension, where OpenCV 4 returned False)."""
     return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
-
