@@ -25,7 +25,9 @@ from oxeye.vision.reading import Reading
 
 class _ReadOnce:
     """Reads each photo with the model once, in the order ``synthetic`` visits them; each later pass
-    regroups the items it kept under the weight of the moment, as only the grouping changes."""
+    regroups the items it kept under the weight of the moment, as only the grouping changes. (The
+    search of short hands, ``vision.completion``, follows the grouping; it is not redone, so the
+    cards it found under the shipped weight stay at every weight.)"""
 
     def __init__(self, detector: Detector) -> None:
         self.detector, self.kept, self.calls = detector, [], 0

@@ -13,6 +13,7 @@ import pytest
 from oxeye.vision.annotate import DOUBT, PALETTE, annotate, draw
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
 from oxeye.vision.classifier import Twins, name_items
+from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
@@ -162,6 +163,29 @@ def test_a_column_and_a_row_meeting_at_a_corner_are_told_apart_by_how_their_card
     # Without keypoints the corner's two cards are nearest of all, and the chain runs round the corner.
     bare = [Item(i.code, i.kind, i.box, i.confidence) for i in column + row]
     assert {tuple(h.codes) for h in group_hands(bare)} != hands
+
+
+def test_a_short_hand_is_looked_at_in_every_gap_and_a_step_past_each_end() -> None:
+    """A spread of five upright cards 30 px apart, the middle one missed: one spot holds exactly its
+    keypoints and box; every gap is looked at, halfway, and each end a step on."""
+    row = [_upright(30 * n, 0, code) for n, code in enumerate(CARD_CLASSES[:5])]
+    found = row[:2] + row[3:]
+    looked = spots(found, group_hands(found))
+    assert len(looked) == 3 + 2
+    assert sum(np.allclose(spot.keypoints, row[2].keypoints) and np.allclose(spot.box, row[2].box) for spot in looked) == 1
+    past = [_upright(x, 0, "AS") for x in (-30, 150)]
+    assert all(any(np.allclose(spot.keypoints, item.keypoints) and np.allclose(spot.box, item.box) for spot in looked)
+               for item in past)
+    assert len(spots(found, group_hands(found), reach=0)) == 3
+
+
+def test_a_whole_hand_a_lone_card_or_tiles_are_not_looked_at() -> None:
+    row = [_upright(30 * n, 0, code) for n, code in enumerate(CARD_CLASSES[:5])]
+    assert spots(row, group_hands(row)) == []
+    assert spots(row[:1], group_hands(row[:1])) == []
+    mixed = row[:3]
+    mixed[1].kind = "tile"
+    assert spots(mixed, group_hands(mixed)) == []
 
 
 def test_no_items_no_hands() -> None:

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, PIP_CLASSES
+from oxeye.vision.completion import Completion, Spot, spots
 from oxeye.vision.crops import item_crops, pyramid, to_blob
 from oxeye.vision.decode import Detections, intersections
-from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Item, doubt
+from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Hand, Item, doubt
 from oxeye.vision.runtime import open_session
 
 CLASSIFIER_NAME = "oxeye-cls.onnx"  # the classifier lives beside the detector it serves
@@ -56,6 +57,7 @@ class Classifier:
         self.input_name = self.session.get_inputs()[0].name
         self.twins = Twins()
         self.rescue = Rescue()
+        self.completion = Completion()
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))
@@ -74,6 +76,23 @@ class Classifier:
         crops = detection_crops(image, found.class_ids, found.keypoints, self.size)
         probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
         return name_items(found, probabilities, self.twins, threshold, self.rescue.sure)
+
+
+    def complete(self, image: np.ndarray, items: list[Item], hands: list[Hand]) -> list[Item]:
+        """``items`` and after them the cards found where short hands' missing cards would lie
+        (``vision.completion``), each flagged low-confidence; a find that is a found item seen
+        twice (``twins``) is left out."""
+        looked = spots(items, hands, self.completion.reach) if self.completion.sure <= 1 else []
+        if not looked:
+            return items
+        levels = pyramid(image)
+        crops = np.concatenate([item_crops(levels, "card", spot.keypoints, self.size) for spot in looked])
+        pairs = self.probabilities(crops).reshape(len(looked), 2, len(self.names))
+        height, width = image.shape[:2]
+        finds = [find for spot, pair in zip(looked, pairs)
+                 if (find := _find(spot, pair, hands[spot.hand].codes, self.completion.sure, width, height))]
+        finds.sort(key=lambda item: -item.confidence)
+        return _without_twins(items + finds, self.twins) if finds else items
 
 
 def detection_crops(image: np.ndarray, class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
@@ -121,6 +140,21 @@ def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
     return (_card_name if kind == "card" else _tile_name)(pair)
 
 
+def _find(spot: Spot, pair: np.ndarray, codes: list[str], sure: float, width: int, height: int) -> Item | None:
+    """The card a spot's two crops (2, classes) name ``sure`` or more, unless its hand holds that code
+    already or the spot lies off the frame. Where it lies is a guess, so it is flagged low-confidence
+    and its confidence is its name's score scaled under the flag's bar (``LOW_SCORE``)."""
+    if (pair.argmax(axis=1) == _NONE).all():
+        return None
+    code, score, _, _ = _card_name(pair)
+    x1, y1, x2, y2 = spot.box
+    if score < sure or code in codes or not (0 <= (x1 + x2) / 2 <= width and 0 <= (y1 + y2) / 2 <= height):
+        return None
+    box = (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
+    return Item(code, "card", tuple(float(v) for v in box), LOW_SCORE * score, flag=LOW_CONFIDENCE,
+                keypoints=tuple((float(x), float(y)) for x, y in spot.keypoints))
+
+
 def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins(), threshold: float = 0.0,
                sure: float = Rescue.sure) -> list[Item]:
     """Items from detections and their two crops' class probabilities (N, 2, classes).
@@ -150,7 +184,7 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
 
 
 def _without_twins(items: list[Item], twins: Twins) -> list[Item]:
-    """Drop each item that is a surer one seen twice (see ``Twins``), surest first."""
+    """Drop each item that is an earlier (surer) one seen twice (see ``Twins``), in the items' order."""
     boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)
     kept: list[int] = []

@@ -62,10 +62,15 @@ class Detector:
 
     def read(self, image: np.ndarray, conf: float = CONF) -> Reading:
         """Items named, each physical item once, grouped into hands. Detections under ``conf`` are
-        kept where their crops read surely (``classifier.Rescue``)."""
+        kept where their crops read surely (``classifier.Rescue``); then the items a short hand lacks
+        are looked for where they would lie (``vision.completion``)."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
         found = cross_class_suppression(self.detect(image, floor), CROSS_IOU)
         items = self.classifier.name(image, found, conf) if self.classifier else collapse(found, self.names)
         hands = group_hands(items)
+        if self.classifier:
+            completed = self.classifier.complete(image, items, hands)
+            if len(completed) > len(items):
+                items, hands = completed, group_hands(completed)
         height, width = image.shape[:2]
         return Reading(width, height, items, hands)

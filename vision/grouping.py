@@ -11,7 +11,8 @@ items' keypoints say how each lies, two items turned from each other are further
 turn: a row's or a spread's items lie parallel and a fan's turn a little from one to the next,
 while two hands that meet mostly lie at an angle to each other. MODEL_CARD.md has the figures.
 Groups of fewer than five stay hands of their own (``Hand.complete`` is False) rather than
-being padded by guesses; and a member of a complete hand that lies about as near another hand as
+being padded (the detector then looks for a short hand's missing cards, ``vision.completion``,
+and groups again); and a member of a complete hand that lies about as near another hand as
 its own is flagged ``unsure_hand``, as where a hand's own item was missed the split makes up five
 from a neighbour's.
 """
