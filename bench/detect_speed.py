@@ -2,7 +2,8 @@
 
 Uses the shipped model (models/oxeye.onnx and .pt, with the classifier oxeye-cls.onnx and .pt beside
 them) or --model. For a two-stage model the reference is ultralytics predict on the detector's .pt,
-then the classifier's .pt in torch over the crops at the keypoints it found; ours is also timed
+then the classifier's .pt in torch (floats; ours serves it in 8 bits, ``vision.quantize``) over the
+crops at the keypoints it found; ours is also timed
 without the rescue of doubted detections (``classifier.Rescue``) and the search of short hands
 (``vision.completion``), which the reference does not do, to show what they cost. Run: python -m bench.detect_speed
 """
@@ -16,18 +17,6 @@ from pathlib import Path
 from bench.frames import table_photo
 from bench.timing import median_seconds
 from oxeye.models import DEFAULT_MODEL
-
-
-def _torch_classifier(path: Path):  # type: ignore[no-untyped-def]
-    """The classifier's .pt as the torch network it was trained as."""
-    import torch
-
-    from oxeye.vision.crop_net import crop_net
-
-    saved = torch.load(path, map_location="cpu", weights_only=False)
-    net = crop_net(len(saved["names"]))
-    net.load_state_dict(saved["state_dict"])
-    return net.eval()
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
@@ -45,6 +34,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from oxeye.vision.crops import to_blob
     from oxeye.vision.detector import Detector
     from oxeye.vision.offline import ultralytics_offline
+    from oxeye.vision.train_classifier import load_classifier
 
     frame = table_photo()
     detector = Detector(onnx, threads=2)
@@ -61,7 +51,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     torch.set_num_threads(2)
     reference = YOLO(str(onnx.with_suffix(".pt")))
-    namer = _torch_classifier(onnx.with_name(CLASSIFIER_WEIGHTS)) if detector.classifier else None
+    namer = load_classifier(onnx.with_name(CLASSIFIER_WEIGHTS))[0] if detector.classifier else None
 
     def theirs() -> None:
         found = reference.predict(frame, imgsz=detector.size, conf=0.25, iou=0.7, verbose=False)[0]

@@ -76,6 +76,42 @@ def test_the_classifier_fine_tunes_from_its_weights_of_the_same_crop_size(tiny: 
     assert any(not torch.equal(before[k], after[k]) for k in before)
 
 
+def test_the_classifier_quantizes_to_eight_bits_that_serving_loads(tiny: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import onnx
+
+    from oxeye.vision.classifier import Classifier
+
+    out = tmp_path / "served" / "oxeye-cls.onnx"
+    command = ["quantize-classifier", "--model", str(tiny / "run" / "oxeye-cls.pt"), "--data", str(tiny / "ds"),
+               "--out", str(out), "--per-class", "3"]
+    assert main(command) == 0
+    assert f"quantized: {out} (8-bit, calibrated on " in capsys.readouterr().out
+    assert [p.name for p in out.parent.iterdir()] == ["oxeye-cls.onnx"]  # nothing partial left beside it
+    assert {node.op_type for node in onnx.load(str(out)).graph.node} >= {"QuantizeLinear", "DequantizeLinear"}
+    classifier = Classifier(out)
+    assert classifier.size == TINY_CROP and classifier.names == CROP_CLASSES
+    crops = np.load(tiny / "run" / "crops" / "val.npz")["images"]
+    probabilities = classifier.probabilities(crops)
+    assert probabilities.shape == (len(crops), len(CROP_CLASSES)) and np.allclose(probabilities.sum(axis=1), 1, atol=1e-3)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("--model", "missing.pt"), "--model missing.pt: no such file"),
+    (("--data", "."), "--data . is not a folder written by 'oxeye dataset build'"),
+    (("--per-class", "0"), "--per-class must be at least 1, got 0"),
+])
+def test_quantizing_refuses_bad_arguments_and_leaves_the_served_model_alone(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], message: str) -> None:
+    served = tmp_path / "oxeye-cls.onnx"
+    served.write_bytes(b"the model in service")
+    arguments = {"--model": str(tiny / "run" / "oxeye-cls.pt"), "--data": str(tiny / "ds"), "--out": str(served),
+                 "--per-class": "3"} | dict([change])
+    assert main(["quantize-classifier", *[part for pair in arguments.items() for part in pair]]) == 2
+    assert message in capsys.readouterr().err
+    assert served.read_bytes() == b"the model in service"
+
+
 def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
     from oxeye.vision.detector import Detector
 

@@ -53,6 +53,34 @@ def test_detections_agree_with_ultralytics_predict_on_the_shipped_model(scenes: 
             assert np.abs(clipped - partner[..., :2]).max() < 1.0
 
 
+def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(scenes: Path) -> None:
+    """models/oxeye-cls.onnx is ``oxeye quantize-classifier`` of models/oxeye-cls.pt: on the crops at
+    the true keypoints of six held-out photos it names at least 98% as the float network does."""
+    import onnx
+    import torch
+
+    from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS, Classifier
+    from oxeye.vision.crop_net import to_tensor
+    from oxeye.vision.crops import item_crops, pyramid
+    from oxeye.vision.evaluate import true_items
+    from oxeye.vision.images import read_image
+    from oxeye.vision.train_classifier import load_classifier
+
+    served = DEFAULT_MODEL.with_name(CLASSIFIER_NAME)
+    assert "QuantizeLinear" in {node.op_type for node in onnx.load(str(served)).graph.node}
+    classifier = Classifier(served)
+    network, size = load_classifier(DEFAULT_MODEL.with_name(CLASSIFIER_WEIGHTS), classifier.size)
+    crops = []
+    for path in sorted((scenes / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        levels = pyramid(read_image(scenes / meta["image"]))
+        crops += [item_crops(levels, item.kind, item.keypoints, size) for item in true_items(meta)]
+    crops = np.concatenate(crops)
+    with torch.no_grad():
+        floats = network(to_tensor(crops)).numpy()
+    assert len(crops) > 100 and (classifier.probabilities(crops).argmax(axis=1) == floats.argmax(axis=1)).mean() >= 0.98
+
+
 @NOT_YET
 def test_a_rendered_scene_is_read_back_hand_by_hand(scenes: Path) -> None:
     from oxeye.vision.detector import Detector

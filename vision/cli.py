@@ -36,6 +36,14 @@ def _train_classifier(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quantize_classifier(args: argparse.Namespace) -> int:
+    from oxeye.vision.quantize import quantize_classifier
+
+    crops = quantize_classifier(args.model, tuple(args.data), args.out, args.per_class, args.seed)
+    print(f"quantized: {args.out} (8-bit, calibrated on {crops} crops)")
+    return 0
+
+
 def picture_argument(text: str) -> Path:
     """An argparse type for a picture to write, so that a bad name is refused before any work
     (OpenCV is imported only then: the engine's commands run without it)."""
@@ -85,7 +93,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``train``, ``train-classifier``, ``detect`` and ``evaluate``."""
+    """Add ``train``, ``train-classifier``, ``quantize-classifier``, ``detect`` and ``evaluate``."""
     train = subparsers.add_parser("train", help="train the YOLO detector on a generated dataset and export ONNX")
     train.add_argument("--data", type=Path, help="a folder written by 'oxeye dataset build' (not with --resume)")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
@@ -127,6 +135,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
                           "models/oxeye-cls.pt); else a fresh network")
     classify.set_defaults(handler=_train_classifier)
+
+    quantize = subparsers.add_parser("quantize-classifier", help="write a trained classifier in 8-bit integers for "
+                                     "serving (onnxruntime static quantization), calibrated on a generated build")
+    quantize.add_argument("--model", type=Path, required=True, metavar="PT", help="an oxeye-cls.pt")
+    quantize.add_argument("--data", type=Path, nargs="+", required=True,
+                          help="one or more folders written by 'oxeye dataset build' (not the held-out build)")
+    quantize.add_argument("--out", type=Path, required=True, help="the ONNX to write, e.g. RUN/oxeye-cls.onnx")
+    quantize.add_argument("--per-class", type=int, default=20, help="at most this many calibration crops per class (20)")
+    quantize.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter (0)")
+    quantize.set_defaults(handler=_quantize_classifier)
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
     detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")

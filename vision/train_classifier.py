@@ -69,21 +69,29 @@ class ClassifierConfig:
 
 def _start(config: ClassifierConfig) -> nn.Module:
     """A fresh network, or the one in ``--model`` when its classes and crop size are this run's."""
+    from oxeye.vision.crop_net import crop_net
+
+    if config.model is None:
+        return crop_net(len(CROP_CLASSES))
+    return load_classifier(config.model, config.imgsz)[0]
+
+
+def load_classifier(weights: Path, imgsz: int | None = None) -> tuple[nn.Module, int]:
+    """The network saved in an ``oxeye-cls.pt`` and its crop size; a file that is no such classifier,
+    or whose crops are not ``imgsz`` (when given), is one clear ValueError."""
     import torch
 
     from oxeye.vision.crop_net import crop_net
 
-    model = crop_net(len(CROP_CLASSES))
-    if config.model is None:
-        return model
     try:
-        saved = torch.load(config.model, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises many kinds for a file that is not its checkpoint
-        raise ValueError(f"--model {config.model} is not a classifier written by 'oxeye train-classifier' ({error})") from None
-    if tuple(saved.get("names", ())) != CROP_CLASSES or saved.get("imgsz") != config.imgsz:
-        raise ValueError(f"--model {config.model} names other classes or crops of another size than --imgsz {config.imgsz}")
+        saved = torch.load(weights, map_location="cpu", weights_only=True)
+    except Exception:  # torch raises many kinds, at length, for a file that is not its checkpoint
+        raise ValueError(f"--model {weights} is not a classifier written by 'oxeye train-classifier'") from None
+    if tuple(saved.get("names", ())) != CROP_CLASSES or (imgsz is not None and saved.get("imgsz") != imgsz):
+        raise ValueError(f"--model {weights} names other classes or crops of another size than --imgsz {imgsz}")
+    model = crop_net(len(CROP_CLASSES))
     model.load_state_dict(saved["state_dict"])
-    return model
+    return model.eval(), int(saved["imgsz"])
 
 
 def crop_label(item: dict, end: int) -> str | None:
@@ -170,7 +178,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
     return {part: (np.stack(images), np.asarray(labels, np.int64)) for part, (images, labels) in split.items()}
 
 
-def _export(model: object, size: int, path: Path) -> None:
+def export_onnx(model: object, size: int, path: Path) -> None:
     """ONNX with a dynamic batch, softmax included, and the metadata ``Classifier`` reads (names, imgsz)."""
     import onnx
     import torch
@@ -208,5 +216,5 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
                "train_crops": len(images), "val_crops": len(val_images)}
     torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
                config.out / CLASSIFIER_WEIGHTS)
-    _export(model, config.imgsz, config.out / CLASSIFIER_NAME)
+    export_onnx(model, config.imgsz, config.out / CLASSIFIER_NAME)
     return figures
