@@ -3,9 +3,9 @@
 Uses the shipped model (models/oxeye.onnx and .pt, with the classifier oxeye-cls.onnx and .pt beside
 them) or --model. For a two-stage model the reference is ultralytics predict on the detector's .pt,
 then the classifier's .pt in torch (floats; ours serves it in 8 bits, ``vision.quantize``) over the
-crops at the keypoints it found; ours is also timed
-without the rescue of doubted detections (``classifier.Rescue``) and the search of short hands
-(``vision.completion``), which the reference does not do, to show what they cost. Run: python -m bench.detect_speed
+crops at the keypoints it found; ours is also timed without the rescue of doubted detections
+(``classifier.Rescue``) and the search of short hands (``vision.completion``), which the reference
+does not do, to show what they cost. Run: python -m bench.detect_speed
 """
 
 from __future__ import annotations

@@ -179,6 +179,13 @@ def test_a_short_hand_is_looked_at_in_every_gap_and_a_step_past_each_end() -> No
     assert len(spots(found, group_hands(found), reach=0)) == 3
 
 
+def test_a_gap_three_steps_wide_is_looked_at_once_for_each_missing_card() -> None:
+    fan = [_upright(x, 0, code) for x, code in zip((0, 10, 40, 50), CARD_CLASSES)]
+    between = spots(fan, group_hands(fan), reach=0)
+    assert [round(float(spot.box[0]), 6) for spot in between] == [5, 20, 30, 45]
+    assert np.allclose(between[1].keypoints, _upright(20, 0, "AS").keypoints)
+
+
 def test_a_whole_hand_a_lone_card_or_tiles_are_not_looked_at() -> None:
     row = [_upright(30 * n, 0, code) for n, code in enumerate(CARD_CLASSES[:5])]
     assert spots(row, group_hands(row)) == []

@@ -77,7 +77,6 @@ class Classifier:
         probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
         return name_items(found, probabilities, self.twins, threshold, self.rescue.sure)
 
-
     def complete(self, image: np.ndarray, items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
         (``vision.completion``), each flagged low-confidence; a find that is a found item seen

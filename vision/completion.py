@@ -17,6 +17,7 @@ import numpy as np
 from oxeye.vision.grouping import HAND_SIZE
 from oxeye.vision.reading import Hand, Item
 
+
 @dataclass(frozen=True)
 class Completion:
     """Which cards looked for in a short hand are reported: those whose crops name them ``sure`` or
@@ -49,9 +50,9 @@ def spots(items: list[Item], hands: list[Hand], reach: float = Completion.reach)
 
 def _hand_spots(members: list[Item], reach: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """Keypoints and boxes of a short hand's spots: its cards ordered along the hand's main axis, each
-    gap looked at once per step it lacks, and at least once (a card hidden under two neighbours a step
-    apart is missed as often as one in a wider gap), and ``reach`` steps past either end, following the
-    last step's turn."""
+    gap looked at once per step it lacks (a step being the median gap), and at least once (a card
+    hidden under two neighbours a step apart is missed as often as one in a wider gap), and ``reach``
+    steps past either end, following the last step's turn."""
     points = np.array([m.keypoints for m in members], np.float64)
     boxes = np.array([m.box for m in members], np.float64)
     centres = points.mean(axis=1)

@@ -87,8 +87,10 @@ def load_classifier(weights: Path, imgsz: int | None = None) -> tuple[nn.Module,
         saved = torch.load(weights, map_location="cpu", weights_only=True)
     except Exception:  # torch raises many kinds, at length, for a file that is not its checkpoint
         raise ValueError(f"--model {weights} is not a classifier written by 'oxeye train-classifier'") from None
-    if tuple(saved.get("names", ())) != CROP_CLASSES or (imgsz is not None and saved.get("imgsz") != imgsz):
-        raise ValueError(f"--model {weights} names other classes or crops of another size than --imgsz {imgsz}")
+    if tuple(saved.get("names", ())) != CROP_CLASSES:
+        raise ValueError(f"--model {weights} names other classes than oxeye's crops")
+    if imgsz is not None and saved.get("imgsz") != imgsz:
+        raise ValueError(f"--model {weights} names crops of another size than --imgsz {imgsz}")
     model = crop_net(len(CROP_CLASSES))
     model.load_state_dict(saved["state_dict"])
     return model.eval(), int(saved["imgsz"])
