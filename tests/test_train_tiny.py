@@ -100,6 +100,7 @@ def test_the_classifier_quantizes_to_eight_bits_that_serving_loads(tiny: Path, t
     (("--model", "missing.pt"), "--model missing.pt: no such file"),
     (("--data", "."), "--data . is not a folder written by 'oxeye dataset build'"),
     (("--per-class", "0"), "--per-class must be at least 1, got 0"),
+    (("--out", "."), "--out . must name the .onnx file to write"),
 ])
 def test_quantizing_refuses_bad_arguments_and_leaves_the_served_model_alone(
         tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], message: str) -> None:

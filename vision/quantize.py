@@ -31,6 +31,8 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         require_build(folder)
     if per_class < 1:
         raise ValueError(f"--per-class must be at least 1, got {per_class}")
+    if out.suffix != ".onnx" or out.is_dir():
+        raise ValueError(f"--out {out} must name the .onnx file to write, e.g. RUN/oxeye-cls.onnx")
     if not Path(weights).is_file():
         raise ValueError(f"--model {weights}: no such file")
     model, size = load_classifier(weights)
@@ -59,6 +61,9 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         graph.metadata_props.extend(onnx.load(str(exported)).metadata_props)  # the names and crop size
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.name + ".partial")  # beside ``out``, so that ``out`` is never half written
-    onnx.save(graph, str(partial))
-    partial.replace(out)
+    try:
+        onnx.save(graph, str(partial))
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
     return len(crops)
