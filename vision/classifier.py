@@ -32,7 +32,7 @@ class Twins:
     MODEL_CARD.md has the figures. (Two like cards of two decks, one half over the other, would
     read as one.)"""
 
-    inside: float = 0.5
+    inside: float = 0.4
     unsure: float = 0.3
 
 
