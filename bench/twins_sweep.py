@@ -3,8 +3,8 @@
 Prints `oxeye evaluate`'s synthetic figures for each setting INSIDE:UNSURE (how far inside a surer
 item an item must lie to be that item seen twice, and under what confidence it counts as one even
 when it reads another code; UNSURE 0 asks for the same code, INSIDE above 1 turns the rule off).
-Pick on a build that is neither trained on nor held out (MODEL_CARD.md uses seed 555). Run:
-python -m bench.twins_sweep runs/tune 0.5:0 0.5:0.2 0.5:0.3 0.5:0.4 0.4:0.3 0.6:0.3 1.1:0
+Pick on builds that are neither trained on nor held out (MODEL_CARD.md uses seeds 555 and 556). Run:
+python -m bench.twins_sweep runs/tuneg 0.5:0.2 0.5:0.3 0.5:0.4 0.4:0.3 0.6:0.3
 """
 
 from __future__ import annotations
