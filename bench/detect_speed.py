@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     from oxeye.vision.classifier import CLASSIFIER_WEIGHTS, Rescue, detection_crops
     from oxeye.vision.completion import Completion
-    from oxeye.vision.crops import to_blob
+    from oxeye.vision.crops import pyramid, to_blob
     from oxeye.vision.detector import Detector
     from oxeye.vision.offline import ultralytics_offline
     from oxeye.vision.train_classifier import load_classifier
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     def theirs() -> None:
         found = reference.predict(frame, imgsz=detector.size, conf=0.25, iou=0.7, verbose=False)[0]
         if namer is not None and len(found.boxes):
-            crops = detection_crops(frame, found.boxes.cls.numpy(), found.keypoints.data.numpy(),
+            crops = detection_crops(pyramid(frame), found.boxes.cls.numpy(), found.keypoints.data.numpy(),
                                     detector.classifier.size)
             with torch.no_grad():
                 namer(torch.from_numpy(to_blob(crops))).softmax(dim=1)

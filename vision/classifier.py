@@ -14,7 +14,7 @@ import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, PIP_CLASSES
 from oxeye.vision.completion import Completion, Spot, spots
-from oxeye.vision.crops import item_crops, pyramid, to_blob
+from oxeye.vision.crops import item_crops, to_blob
 from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Hand, Item, doubt
 from oxeye.vision.runtime import open_session
@@ -70,34 +70,34 @@ class Classifier:
             return np.zeros((0, len(self.names)), np.float32)
         return self.session.run(None, {self.input_name: to_blob(crops)})[0]
 
-    def name(self, image: np.ndarray, found: Detections, threshold: float = 0.0) -> list[Item]:
-        """One item per detection whose crops show a card or tile, best first; doubts flagged, never
-        guessed. Detections scoring under ``threshold`` stay only as ``self.rescue`` allows."""
-        crops = detection_crops(image, found.class_ids, found.keypoints, self.size)
+    def name(self, levels: list[np.ndarray], found: Detections, threshold: float = 0.0) -> list[Item]:
+        """One item per detection whose crops (cut from the frame's ``crops.pyramid``) show a card or
+        tile, best first; doubts flagged, never guessed. Detections scoring under ``threshold`` stay
+        only as ``self.rescue`` allows."""
+        crops = detection_crops(levels, found.class_ids, found.keypoints, self.size)
         probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
         return name_items(found, probabilities, self.twins, threshold, self.rescue.sure)
 
-    def complete(self, image: np.ndarray, items: list[Item], hands: list[Hand]) -> list[Item]:
+    def complete(self, levels: list[np.ndarray], items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
-        (``vision.completion``), each flagged low-confidence; a find that is a found item seen
-        twice (``twins``) is left out."""
+        (``vision.completion``; crops cut from the frame's ``crops.pyramid``), each flagged
+        low-confidence; a find that is a found item seen twice (``twins``) is left out."""
         looked = spots(items, hands, self.completion.reach) if self.completion.sure <= 1 else []
         if not looked:
             return items
-        levels = pyramid(image)
         crops = np.concatenate([item_crops(levels, "card", spot.keypoints, self.size) for spot in looked])
         pairs = self.probabilities(crops).reshape(len(looked), 2, len(self.names))
-        height, width = image.shape[:2]
+        height, width = levels[0].shape[:2]
         finds = [find for spot, pair in zip(looked, pairs)
                  if (find := _find(spot, pair, hands[spot.hand].codes, self.completion.sure, width, height))]
         finds.sort(key=lambda item: -item.confidence)
         return _without_twins(items + finds, self.twins) if finds else items
 
 
-def detection_crops(image: np.ndarray, class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
+def detection_crops(levels: list[np.ndarray], class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
     """The two keypoint crops (N * 2, size, size, 3) of N detections of a two-stage detector, item by
-    item: their kinds' indices and keypoints (N, 2, 2 or 3) in frame pixels."""
-    levels = pyramid(image)
+    item, cut from the frame's ``crops.pyramid``: their kinds' indices and keypoints (N, 2, 2 or 3)
+    in frame pixels."""
     return np.concatenate([item_crops(levels, KINDS[int(c)], points, size) for c, points in zip(class_ids, keypoints)]
                           or [np.zeros((0, size, size, 3), np.uint8)])
 

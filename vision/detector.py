@@ -10,6 +10,7 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
 from oxeye.vision.corners import collapse
+from oxeye.vision.crops import pyramid
 from oxeye.vision.decode import Detections, cross_class_suppression, decode
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import Letterbox, letterbox
@@ -64,13 +65,15 @@ class Detector:
         """Items named, each physical item once, grouped into hands. Detections under ``conf`` are
         kept where their crops read surely (``classifier.Rescue``); then the items a short hand lacks
         are looked for where they would lie (``vision.completion``)."""
-        floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
-        found = cross_class_suppression(self.detect(image, floor), CROSS_IOU)
-        items = self.classifier.name(image, found, conf) if self.classifier else collapse(found, self.names)
+        if self.classifier is None:
+            items = collapse(cross_class_suppression(self.detect(image, conf), CROSS_IOU), self.names)
+            return Reading(image.shape[1], image.shape[0], items, group_hands(items))
+        found = cross_class_suppression(self.detect(image, min(conf, self.classifier.rescue.floor)), CROSS_IOU)
+        levels = pyramid(image)  # both the naming and the search of short hands crop from it
+        items = self.classifier.name(levels, found, conf)
         hands = group_hands(items)
-        if self.classifier:
-            completed = self.classifier.complete(image, items, hands)
-            if len(completed) > len(items):
-                items, hands = completed, group_hands(completed)
+        completed = self.classifier.complete(levels, items, hands)
+        if len(completed) > len(items):
+            items, hands = completed, group_hands(completed)
         height, width = image.shape[:2]
         return Reading(width, height, items, hands)
