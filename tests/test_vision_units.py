@@ -523,12 +523,17 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     assert figures["cards"] == 3 and figures["localisation_recall"] == pytest.approx(2 / 3)
     assert figures["rank_accuracy_of_located"] == 0.5 and figures["rank_accuracy"] == pytest.approx(1 / 3)
     assert figures["rank_accuracy_95"] is None  # one photo: nothing to resample
-    # The ace read right but flagged; the ten misread and unflagged; a second ace over the first, flagged.
+    # The photos hold no tiles: the tile over the king is a false report, unflagged.
+    assert figures["unmatched_reports"] == 1 and figures["unflagged_reports_right"] == pytest.approx(1 / 3)
+    # The ace read right but flagged; the ten misread and unflagged; a second ace over the first, and
+    # a card where no card lies, both flagged.
     reader.items = [replace(reader.items[0], flag=LOW_CONFIDENCE), reader.items[1],
-                    Item("AS", "card", (10, 12, 50, 70), 0.4, flag=LOW_CONFIDENCE)]
+                    Item("AS", "card", (10, 12, 50, 70), 0.4, flag=LOW_CONFIDENCE),
+                    Item("4C", "card", (100, 75, 140, 100), 0.3, flag=LOW_CONFIDENCE)]
     flagged = real_cards(reader, tmp_path)
-    assert flagged["reported_twice"] == 1 and flagged["right_reports_flagged"] == 1.0
-    assert flagged["wrong_reports_flagged"] == 0.5 and flagged["unflagged_reports_right"] == 0.0
+    assert flagged["reported_twice"] == 1 and flagged["unmatched_reports"] == 1
+    assert flagged["right_reports_flagged"] == 1.0 and flagged["unflagged_reports_right"] == 0.0
+    assert flagged["wrong_reports_flagged"] == pytest.approx(2 / 3)
 
 
 def test_accuracy_intervals_resample_whole_photos() -> None:

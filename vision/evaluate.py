@@ -301,18 +301,18 @@ def grouping(data: Path) -> float:
 
 
 def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
-    """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, and how far
-    the flags of the reports over labelled cards can be trusted (the photos' other cards, 2 to 8, are
-    not labelled, so their reports cannot be judged)."""
+    """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, the reports
+    matching no labelled card, and how far the flags of all reports can be trusted. Every visible card
+    is labelled and the photos hold no 2 to 8 and no tiles, so a report matching no label is false."""
     return _real_cards(detector, folder)[0]
 
 
 def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], list[int], list[int]]:
     """``real_cards``' figures, and per photo the cards and those whose rank was read right."""
-    located = twice = 0
+    located = twice = unmatched = 0
     ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
     cards: list[int] = []
-    reports: Counter[tuple[bool, bool]] = Counter()  # reports over labelled cards: (rank right, flagged)
+    reports: Counter[tuple[bool, bool]] = Counter()  # every report: (rank right, flagged)
     for xml in sorted(folder.glob("photos/*.xml")):
         root = ElementTree.parse(xml).getroot()
         labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
@@ -329,11 +329,16 @@ def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], li
         for m, (name, _) in zip(matched, labels):
             for n, f in enumerate(m):  # the first report of a card stands for it; the others are twice
                 reports[n == 0 and cards_only[f].code[:-1] == RANKS[name], cards_only[f].flag is not None] += 1
+        paired = {f for m in matched for f in m}
+        false = [item for item in reading.items if item.kind != "card"]
+        false += [item for f, item in enumerate(cards_only) if f not in paired]
+        unmatched += len(false)
+        reports.update((False, item.flag is not None) for item in false)
         cards.append(len(labels))
     count = sum(cards)
     figures = {"cards": count, "localisation_recall": located / max(count, 1),
                "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
-               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice, **_flag_figures(reports)}
+               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice, "unmatched_reports": unmatched, **_flag_figures(reports)}
     return figures, cards, ranked
 
 
