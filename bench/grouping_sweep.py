@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +36,9 @@ class _ReadOnce:
     def rewind(self) -> None:
         self.calls = 0
 
-    def read(self, image: np.ndarray) -> Reading:
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
         if self.calls == len(self.kept):
-            self.kept.append(self.detector.read(image).items)
+            self.kept.append(self.detector.read(image, kinds=kinds).items)
         items = self.kept[self.calls]
         self.calls += 1
         return Reading(image.shape[1], image.shape[0], items, group_hands(items))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from oxeye.engine import HouseRules
-from oxeye.service.photo import score_photo
+from oxeye.service.photo import score_photo, table_kinds
 from oxeye.vision.detector import Detector
 from oxeye.vision.steady import Steadier, Steady
 
@@ -40,5 +40,5 @@ class LiveTable:
 
     def frame(self, image: np.ndarray) -> tuple[Steady, dict[str, Any]]:
         """The frame steadied, and its scored JSON (see ``score_steady``)."""
-        steady = self.steadier.update(self.detector.read(image))
+        steady = self.steadier.update(self.detector.read(image, kinds=table_kinds(self.rules)))
         return steady, score_steady(steady, self.rules, self.banker, self.stakes)

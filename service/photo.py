@@ -29,6 +29,12 @@ def parse_stakes(text: str) -> dict[int, Decimal]:
     return stakes
 
 
+def table_kinds(rules: HouseRules) -> tuple[str]:
+    """The one item kind a table under ``rules`` holds, in vision's spelling ("card" or "tile"): told
+    it, the detector never reports the other kind (a rug's weave read as dominoes at a card table)."""
+    return ("card",) if rules.items == "cards" else ("tile",)
+
+
 def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal]) -> dict[str, Any]:
     """Every complete hand read under ``rules``, and the round settled against hand ``banker`` when it can be."""
     hands = []

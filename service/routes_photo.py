@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
-from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo
+from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.uploads import decode_upload
@@ -32,7 +32,7 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes)
     data = await image.read(settings.max_upload_bytes + 1)
     photo = await run_in_threadpool(decode_upload, data, settings.max_upload_bytes, settings.max_pixels)
-    reading = await run_in_threadpool(detector(request.app.state).read, photo)
+    reading = await run_in_threadpool(detector(request.app.state).read, photo, kinds=table_kinds(house_rules))
     scored = score_photo(reading, house_rules, banker, stake_map)
     if keep:
         folder = settings.data_dir / "photos"

@@ -4,6 +4,7 @@ answered first, and a hand scored only once it has settled."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from decimal import Decimal
 from pathlib import Path
 
@@ -26,9 +27,14 @@ JPEG = cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()
 
 
 class Table:
-    """A stand-in detector that always reads the same two hands, whatever the frame."""
+    """A stand-in detector that always reads the same two hands, whatever the frame; it keeps the
+    item kinds it was told."""
 
-    def read(self, image: np.ndarray) -> Reading:
+    def __init__(self) -> None:
+        self.told: list[Collection[str] | None] = []
+
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
+        self.told.append(kinds)
         return rows_reading([BANKER, PLAYER])
 
 
@@ -38,7 +44,7 @@ class Gate:
     def __init__(self, inner: Table) -> None:
         self.inner, self.entered, self.release = inner, threading.Event(), threading.Event()
 
-    def read(self, image: np.ndarray) -> Reading:
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
         if not self.entered.is_set():
             self.entered.set()
             assert self.release.wait(10)
@@ -97,7 +103,7 @@ def test_the_newest_frame_is_answered_and_older_waiting_ones_are_skipped(client:
 
 
 def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -> None:
-    client.app.state.detector = Table()
+    table = client.app.state.detector = Table()
     with client.websocket_connect('/v1/live?rules=gnau&banker=0&stakes={"1": 10}') as socket:
         answers = []
         for _ in range(3):
@@ -112,6 +118,15 @@ def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -
     expected = settle(Participant("hand 0", BANKER), [Participant("hand 1", PLAYER, Decimal(10))], load_rules("gnau"))
     assert settled["hands"][1]["reading"]["label"] == expected.players[0].evaluation.label
     assert settled["settlement"]["result"]["players"][0]["delta"] == float(expected.players[0].delta)
+    assert table.told == [("card",)] * 3  # a card table's frames hold no tiles
+
+
+def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> None:
+    table = client.app.state.detector = Table()
+    with client.websocket_connect("/v1/live?rules=tau-ngau-pagat") as socket:
+        socket.send_bytes(JPEG)
+        socket.receive_json()
+    assert table.told == [("tile",)]
 
 
 @pytest.mark.parametrize(("query", "message"), [

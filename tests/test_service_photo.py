@@ -14,6 +14,7 @@ from PIL import Image
 
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
+from oxeye.vision.reading import Reading
 
 
 def _jpeg(width: int = 320, height: int = 240) -> bytes:
@@ -43,6 +44,20 @@ def test_a_photo_is_read_and_scored(client: TestClient, tmp_path: Path) -> None:
     assert not (tmp_path / "photos").exists()  # not kept unless asked
     kept = _post(client, _jpeg(), keep="true").json()["kept"]
     assert (tmp_path / "photos" / kept).read_bytes() == _jpeg()
+
+
+@pytest.mark.parametrize(("rules", "kinds"), [("gnau", ("card",)), ("tau-ngau-macau", ("tile",))])
+def test_a_photo_is_read_for_the_kind_its_rules_play_with(client: TestClient, rules: str, kinds: tuple[str]) -> None:
+    told = []
+
+    class Recorder:
+        def read(self, image: np.ndarray, kinds: tuple[str] | None = None) -> Reading:
+            told.append(kinds)
+            return Reading(image.shape[1], image.shape[0], [], [])
+
+    client.app.state.detector = Recorder()
+    assert _post(client, _jpeg(), rules=rules).status_code == 200
+    assert told == [kinds]
 
 
 def test_the_annotated_photo(client: TestClient) -> None:

@@ -95,6 +95,32 @@ def test_a_rendered_scene_is_read_back_hand_by_hand(scenes: Path) -> None:
     assert len({tuple(np.round(item.box)) for item in reading.items}) == len(reading.items)
 
 
+def test_a_detector_told_the_tables_kind_reports_no_other(scenes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Told a photo's own kind it reads that kind as before; told the other, it reports none of this
+    one; and so does ``oxeye detect --kind``."""
+    from oxeye.service.cli import main
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
+
+    detector = Detector()
+    kinds_seen = set()
+    for path in sorted((scenes / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        image = read_image(scenes / meta["image"])
+        (kind,) = {item["kind"] for item in meta["items"]}
+        kinds_seen.add(kind)
+        (other,) = {"card", "tile"} - {kind}
+        free, own, wrong = detector.read(image), detector.read(image, kinds=[kind]), detector.read(image, kinds=[other])
+        assert [(i.code, i.box) for i in own.items] == [(i.code, i.box) for i in free.items if i.kind == kind]
+        assert [h.codes for h in own.hands] == [h.codes for h in free.hands if free.items[h.items[0]].kind == kind]
+        assert all(item.kind == other for item in wrong.items)
+        assert main(["detect", str(scenes / meta["image"]), "--json", "--kind", other]) == 0
+        assert json.loads(capsys.readouterr().out)["items"] == [item.to_json() for item in wrong.items]
+    assert kinds_seen == {"card", "tile"}
+    with pytest.raises(ValueError, match="item kinds are card and tile, not dice"):
+        detector.read(image, kinds=["dice"])
+
+
 @pytest.mark.parametrize(("kind", "hands"), [
     ("cards", [["AS", "10H", "QD", "7C", "3S"], ["KH", "2D", "9S", "JC", "5H"]]),
     ("tiles", [["6-6", "4-2", "5-3", "1-1", "3-2"], ["2-2", "6-1", "5-5", "4-1", "6-4"]]),

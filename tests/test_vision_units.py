@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -404,7 +404,7 @@ class _Oracle:
         self.stray = stray  # keypoints moved right by this share of the distance between them
         self.change = change
 
-    def read(self, image: np.ndarray, conf: float = 0.25) -> Reading:
+    def read(self, image: np.ndarray, conf: float = 0.25, kinds: Collection[str] | None = None) -> Reading:
         from oxeye.vision.reading import Hand
 
         meta = next(self.metas)
@@ -508,8 +508,8 @@ class _Fixed:
     def __init__(self, items: list[Item]) -> None:
         self.items = items
 
-    def read(self, image: np.ndarray) -> Reading:
-        return Reading(image.shape[1], image.shape[0], list(self.items), [])
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
+        return Reading(image.shape[1], image.shape[0], [i for i in self.items if kinds is None or i.kind in kinds], [])
 
 
 def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
@@ -525,6 +525,7 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     assert figures["rank_accuracy_95"] is None  # one photo: nothing to resample
     # The photos hold no tiles: the tile over the king is a false report, unflagged.
     assert figures["unmatched_reports"] == 1 and figures["unflagged_reports_right"] == pytest.approx(1 / 3)
+    assert real_cards(reader, tmp_path, told=True)["unmatched_reports"] == 0  # told: cards only
     # The ace read right but flagged; the ten misread and unflagged; a second ace over the first, and
     # a card where no card lies, both flagged.
     reader.items = [replace(reader.items[0], flag=LOW_CONFIDENCE), reader.items[1],

@@ -19,16 +19,21 @@ CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + TILE_CLASSES
 CLASS_ID: Final[dict[str, int]] = {name: i for i, name in enumerate(CLASSES)}
 
 
-def kind_of(class_name: str) -> str:
-    """'card' or 'tile' for a class name."""
-    return "tile" if "-" in class_name else "card"
-
 # A detector may also find the printed corner indices of cards, as classes of their own.
 CORNER_SUFFIX: Final = "/corner"
 # Or (pose) find where cards and tiles lie and two keypoints of each, a card's two printed corner
 # indices or a tile's two halves, each where it lies even when covered, leaving the names to a crop
 # classifier (two stages).
 KINDS: Final = ("card", "tile")
+
+
+def kind_of(class_name: str) -> str:
+    """'card' or 'tile' for a class name (a two-stage detector's classes are the kinds themselves)."""
+    if class_name in KINDS:
+        return class_name
+    return "tile" if "-" in class_name else "card"
+
+
 KEYPOINTS: Final = 2
 LABEL_MODES: Final = ("pose", "items", "corners", "both")
 # The crop classifier's classes: a crop around a card's corner index names the card, one around a

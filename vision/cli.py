@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.classes import LABEL_MODES
+from oxeye.vision.classes import KINDS, LABEL_MODES
 
 REAL_CARDS = "../shared/real/cards-edje"
 
@@ -59,7 +59,7 @@ def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.images import read_image
 
     image = read_image(args.photo)
-    reading = Detector(args.model).read(image)
+    reading = Detector(args.model).read(image, kinds=args.kinds)
     if args.annotate:
         from oxeye.vision.annotate import annotate
 
@@ -88,7 +88,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         require_build(args.data)
     if args.against is not None and not args.against.is_file():
         raise ValueError(f"--against {args.against}: no such model")
-    print(json.dumps(evaluate(args.model, args.data, args.real, args.against), indent=2))
+    print(json.dumps(evaluate(args.model, args.data, args.real, args.against, args.told_kinds), indent=2))
     return 0
 
 
@@ -152,6 +152,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detect.add_argument("--annotate", type=picture_argument, metavar="OUT.jpg",
                         help="also write the photo with the reading drawn")
     detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
+    detect.add_argument("--kind", dest="kinds", action="append", choices=KINDS,
+                        help="the table holds only items of this kind (repeatable; any kind by default)")
     detect.set_defaults(handler=_detect)
 
     evaluate = subparsers.add_parser("evaluate", help="measure the detector: held-out synthetic build, real card photos")
@@ -160,4 +162,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (models/oxeye.onnx)")
     evaluate.add_argument("--against", type=Path, metavar="MODEL", help="another ONNX model read on the same photos: "
                           "its accuracies, and --model's gain over it with a 95%% interval (paired by photo)")
+    evaluate.add_argument("--told-kinds", action="store_true", help="read each photo knowing its item kinds (the "
+                          "build's labels; cards for the real photos), as the service reads a table's")
     evaluate.set_defaults(handler=_evaluate)

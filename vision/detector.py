@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS
+from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS, kind_of
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
@@ -61,14 +62,18 @@ class Detector:
         return Detections(fit.to_frame(found.boxes, width, height), found.scores, found.class_ids,
                           found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))
 
-    def read(self, image: np.ndarray, conf: float = CONF) -> Reading:
+    def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None) -> Reading:
         """Items named, each physical item once, grouped into hands. Detections under ``conf`` are
         kept where their crops read surely (``classifier.Rescue``); then the items a short hand lacks
-        are looked for where they would lie (``vision.completion``)."""
+        are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table
+        (a table playing with cards knows it holds no tiles), detections of other kinds are dropped
+        before suppression: a rug's weave read as dominoes is then never reported."""
         if self.classifier is None:
-            items = collapse(cross_class_suppression(self.detect(image, conf), CROSS_IOU), self.names)
+            found = self._of_kinds(self.detect(image, conf), kinds)
+            items = collapse(cross_class_suppression(found, CROSS_IOU), self.names)
             return Reading(image.shape[1], image.shape[0], items, group_hands(items))
-        found = cross_class_suppression(self.detect(image, min(conf, self.classifier.rescue.floor)), CROSS_IOU)
+        found = self._of_kinds(self.detect(image, min(conf, self.classifier.rescue.floor)), kinds)
+        found = cross_class_suppression(found, CROSS_IOU)
         levels = pyramid(image)  # both the naming and the search of short hands crop from it
         items = self.classifier.name(levels, found, conf)
         hands = group_hands(items)
@@ -77,3 +82,11 @@ class Detector:
             items, hands = completed, group_hands(completed)
         height, width = image.shape[:2]
         return Reading(width, height, items, hands)
+
+    def _of_kinds(self, found: Detections, kinds: Collection[str] | None) -> Detections:
+        """The detections of the given item kinds (all of them when None)."""
+        if kinds is None:
+            return found
+        if unknown := set(kinds) - set(KINDS):
+            raise ValueError(f"item kinds are {' and '.join(KINDS)}, not {', '.join(sorted(unknown))}")
+        return found.take(np.array([kind_of(self.names[int(c)]) in kinds for c in found.class_ids], bool))

@@ -202,17 +202,18 @@ def _groups(meta: dict) -> list[tuple[str, ...]]:
             for n, item in enumerate(meta["items"])]
 
 
-def synthetic(detector: Detector, data: Path) -> dict[str, object]:
+def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, object]:
     """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
     the share of items never found, items reported twice, exact five-item hands, how far the flags
     can be trusted (the shares of wrong reports flagged, of unflagged reports right, and of right
     reports flagged all the same; and of the sure hands, five items and none flagged, the hands a
     table would score, those read exactly) and, for a model with keypoints, the median and 90th
-    percentile of the keypoint error of the items found once, over a held-out build."""
-    return _synthetic(detector, data)[0]
+    percentile of the keypoint error of the items found once, over a held-out build. ``told``: the
+    detector is told each photo's item kinds, as a table's rules tell the service."""
+    return _synthetic(detector, data, told)[0]
 
 
-def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[int], list[int]]:
+def _synthetic(detector: Detector, data: Path, told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
     """``synthetic``'s figures, and per photo the items and those read right."""
     missed = twice = extra = hands = exact = sure_hands = sure_right = 0
     errors: list[float] = []
@@ -222,7 +223,8 @@ def _synthetic(detector: Detector, data: Path) -> tuple[dict[str, object], list[
     reports: Counter[tuple[bool, bool]] = Counter()  # every report: (read right, flagged)
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        reading = detector.read(read_image(data / meta["image"]))
+        kinds = {item["kind"] for item in meta["items"]} if told else None
+        reading = detector.read(read_image(data / meta["image"]), kinds=kinds)
         strays = _keypoint_stray(meta["items"], reading.items)
         same = _alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
         matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays,
@@ -300,14 +302,15 @@ def grouping(data: Path) -> float:
     return right / max(total, 1)
 
 
-def real_cards(detector: Detector, folder: Path) -> dict[str, object]:
+def real_cards(detector: Detector, folder: Path, told: bool = False) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, the reports
     matching no labelled card, and how far the flags of all reports can be trusted. Every visible card
-    is labelled and the photos hold no 2 to 8 and no tiles, so a report matching no label is false."""
-    return _real_cards(detector, folder)[0]
+    is labelled and the photos hold no 2 to 8 and no tiles, so a report matching no label is false.
+    ``told``: the detector is told the photos hold cards only."""
+    return _real_cards(detector, folder, told)[0]
 
 
-def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], list[int], list[int]]:
+def _real_cards(detector: Detector, folder: Path, told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
     """``real_cards``' figures, and per photo the cards and those whose rank was read right."""
     located = twice = unmatched = 0
     ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
@@ -318,7 +321,7 @@ def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], li
         labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
                   for o in root.iter("object")]
         photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
-        reading: Reading = detector.read(read_image(photo))
+        reading: Reading = detector.read(read_image(photo), kinds=("card",) if told else None)
         cards_only = [item for item in reading.items if item.kind == "card"]
         same = _alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
         matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None, same)
@@ -342,29 +345,31 @@ def _real_cards(detector: Detector, folder: Path) -> tuple[dict[str, object], li
     return figures, cards, ranked
 
 
-def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | None = None) -> dict[str, object]:
+def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | None = None,
+             told: bool = False) -> dict[str, object]:
     """Every figure the model card reports, for the sources given (real photos skipped when absent);
     with ``against``, that model's item and rank accuracy on the same photos too, and the gain over it
-    with its 95% interval (paired: a bootstrap over photos read by both)."""
+    with its 95% interval (paired: a bootstrap over photos read by both). ``told``: each photo is
+    read knowing its item kinds (``Detector.read``'s ``kinds``), as the service reads a table's."""
     detector = Detector(model)
     other = Detector(against) if against is not None else None
-    result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names)}
+    result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names), "told_kinds": told}
     gains: dict[str, object] = {}
     if data is not None:
-        figures, items, rights = _synthetic(detector, data)
+        figures, items, rights = _synthetic(detector, data, told)
         result["synthetic"] = {"map50_95": pipeline_map50_95(detector, data),
                                **map50_95(model, data, result["label_mode"], detector.size), **figures}
         if detector.classifier is not None:
             result["synthetic"]["naming_accuracy_on_true_keypoints"] = naming(detector, data)
         result["synthetic"]["grouping_accuracy_on_true_items"] = grouping(data)
         if other is not None:
-            theirs, _, their_rights = _synthetic(other, data)
+            theirs, _, their_rights = _synthetic(other, data, told)
             gains |= _gain("item_accuracy", figures, theirs, interval(items, rights, their_rights))
     if real is not None and (real / "photos").is_dir():
-        figures, cards, ranked = _real_cards(detector, real)
+        figures, cards, ranked = _real_cards(detector, real, told)
         result["real_cards_edje"] = figures
         if other is not None:
-            theirs, _, their_ranked = _real_cards(other, real)
+            theirs, _, their_ranked = _real_cards(other, real, told)
             gains |= _gain("rank_accuracy", figures, theirs, interval(cards, ranked, their_ranked))
     elif real is not None:
         result["real_cards_edje"] = f"skipped: no photos/ folder in {real} (the real photos are not on this machine?)"
