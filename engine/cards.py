@@ -9,7 +9,6 @@ from oxeye.engine.errors import ParseError
 
 RANK_CODES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_CODES: tuple[str, ...] = ("S", "H", "D", "C")
-SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SUIT_ALIASES: dict[str, str] = {
     **{s: s for s in SUIT_CODES},
     "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
@@ -29,7 +28,7 @@ class Card:
     KING: ClassVar[int] = 13
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUIT_CODES:
+        if not self.ACE <= self.rank <= self.KING or self.suit not in SUIT_CODES:
             raise ParseError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @classmethod

@@ -132,12 +132,13 @@ class _Judge:
         return (natural,)
 
     def is_duke(self, item: Item) -> bool:
-        return isinstance(item, Card) and (item.rank >= 11 or (self.rules.ten_is_duke and item.rank == 10))
+        """A Duke: a J, Q or K (and a 10 where the rules say so)."""
+        return isinstance(item, Card) and (item.is_face or (self.rules.ten_is_duke and item.rank == 10))
 
     def ace_with_duke(self, pair: Sequence[Card], spade: bool) -> bool:
         """An ace (of spades: Ngau Tonku; of another suit: Nenku) beside a Duke."""
         a, b = pair
-        return any(x.rank == 1 and (x.suit == "S") == spade and self.is_duke(y) for x, y in ((a, b), (b, a)))
+        return any(x.rank == Card.ACE and (x.suit == "S") == spade and self.is_duke(y) for x, y in ((a, b), (b, a)))
 
     def tiebreak(self, items: Sequence[Item]) -> tuple[int, ...]:
         """The high-card tie-break: highest rank, then its suit by the rules' suit order."""

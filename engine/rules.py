@@ -18,8 +18,6 @@ CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bo
 CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
 TILE_SPLITS = ("bull",)
 FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
-# Categories whose `value` is set (see ox.Alternative.value); the rest carry none.
-VALUED = ("bomb", "double_ox", "single_ox", "bull", "no_bull")
 
 DEFAULT_LABELS: Mapping[str, str] = types.MappingProxyType({
     "five_dukes": "Five Dukes",
