@@ -139,8 +139,9 @@ def test_a_dealer_drill_picture_is_read_back_exactly(kind: str, hands: list[list
 
 def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """`oxeye evaluate --real DIR --against MODEL` on two drill pictures labelled as the real photos are
-    (Pascal VOC, ranks 9 to A): the shipped model against itself gains nothing, and surely so."""
+    """`oxeye evaluate --real DIR --against MODEL --told-kinds` on two drill pictures labelled as the
+    real photos are (Pascal VOC, ranks 9 to A): the shipped model against itself gains nothing, and
+    surely so."""
     from oxeye.datasets.build import load_library
     from oxeye.datasets.scene import render_hands
     from oxeye.service.cli import main
@@ -152,8 +153,9 @@ def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path
         scene = render_hands(np.random.default_rng(seed), load_library(tmp_path / "no-decks"), "cards", hands, (960, 720))
         write_labelled_photo(tmp_path, f"IMG_{seed}", scene.image, [(names[item.face.code[:-1]], item.roi)
                                                                    for item in scene.items if item.face.code[:-1] in names])
-    assert main(["evaluate", "--real", str(tmp_path), "--against", str(DEFAULT_MODEL)]) == 0
+    assert main(["evaluate", "--real", str(tmp_path), "--against", str(DEFAULT_MODEL), "--told-kinds"]) == 0
     result = json.loads(capsys.readouterr().out)
+    assert result["told_kinds"] is True
     real = result["real_cards_edje"]
     assert real["cards"] == 12 and real["rank_accuracy"] > 0.5 and len(real["rank_accuracy_95"]) == 2
     assert result["against"] == {"model": str(DEFAULT_MODEL), "rank_accuracy": real["rank_accuracy"],

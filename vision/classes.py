@@ -18,22 +18,12 @@ TILE_CLASSES: Final[tuple[str, ...]] = CIVIL_FACES + MILITARY_FACES
 CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + TILE_CLASSES
 CLASS_ID: Final[dict[str, int]] = {name: i for i, name in enumerate(CLASSES)}
 
-
 # A detector may also find the printed corner indices of cards, as classes of their own.
 CORNER_SUFFIX: Final = "/corner"
 # Or (pose) find where cards and tiles lie and two keypoints of each, a card's two printed corner
 # indices or a tile's two halves, each where it lies even when covered, leaving the names to a crop
 # classifier (two stages).
 KINDS: Final = ("card", "tile")
-
-
-def kind_of(class_name: str) -> str:
-    """'card' or 'tile' for a class name (a two-stage detector's classes are the kinds themselves)."""
-    if class_name in KINDS:
-        return class_name
-    return "tile" if "-" in class_name else "card"
-
-
 KEYPOINTS: Final = 2
 LABEL_MODES: Final = ("pose", "items", "corners", "both")
 # The crop classifier's classes: a crop around a card's corner index names the card, one around a
@@ -42,6 +32,13 @@ LABEL_MODES: Final = ("pose", "items", "corners", "both")
 PIP_CLASSES: Final[tuple[str, ...]] = tuple(f"pips{n}" for n in range(1, 7))
 BACKGROUND: Final = "none"
 CROP_CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + PIP_CLASSES + (BACKGROUND,)
+
+
+def kind_of(class_name: str) -> str:
+    """'card' or 'tile' for a class name (a two-stage detector's classes are the kinds themselves)."""
+    if class_name in KINDS:
+        return class_name
+    return "tile" if "-" in class_name else "card"
 
 
 def label_classes(mode: str) -> tuple[str, ...]:

@@ -333,15 +333,16 @@ def _real_cards(detector: Detector, folder: Path, told: bool = False) -> tuple[d
             for n, f in enumerate(m):  # the first report of a card stands for it; the others are twice
                 reports[n == 0 and cards_only[f].code[:-1] == RANKS[name], cards_only[f].flag is not None] += 1
         paired = {f for m in matched for f in m}
-        false = [item for item in reading.items if item.kind != "card"]
-        false += [item for f, item in enumerate(cards_only) if f not in paired]
-        unmatched += len(false)
-        reports.update((False, item.flag is not None) for item in false)
+        over_no_label = [item for item in reading.items if item.kind != "card"]
+        over_no_label += [item for f, item in enumerate(cards_only) if f not in paired]
+        unmatched += len(over_no_label)
+        reports.update((False, item.flag is not None) for item in over_no_label)
         cards.append(len(labels))
     count = sum(cards)
     figures = {"cards": count, "localisation_recall": located / max(count, 1),
                "rank_accuracy_of_located": sum(ranked) / max(located, 1), "rank_accuracy": sum(ranked) / max(count, 1),
-               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice, "unmatched_reports": unmatched, **_flag_figures(reports)}
+               "rank_accuracy_95": interval(cards, ranked), "reported_twice": twice, "unmatched_reports": unmatched,
+               **_flag_figures(reports)}
     return figures, cards, ranked
 
 
