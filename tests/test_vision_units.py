@@ -464,28 +464,28 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
 
 
 def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_twice() -> None:
-    from oxeye.vision.evaluate import _matches
+    from oxeye.vision.matching import matches
 
     truth = np.array([[0, 0, 100, 100], [20, 0, 120, 100]], np.float64)  # a fanned card and the one beside it
     # Both found boxes overlap the first card most; the second one is still the only cover of the other.
     found = np.array([[5, 0, 105, 100], [0, 0, 100, 100]], np.float64)
-    assert _matches(truth, found) == [[1], [0]]
-    assert _matches(truth, np.vstack([found, [[0, 0, 99, 100]]])) == [[1, 2], [0]]
-    assert _matches(truth, np.array([[300, 0, 400, 100]], np.float64)) == [[], []]
+    assert matches(truth, found) == [[1], [0]]
+    assert matches(truth, np.vstack([found, [[0, 0, 99, 100]]])) == [[1, 2], [0]]
+    assert matches(truth, np.array([[300, 0, 400, 100]], np.float64)) == [[], []]
     # Boxes alike: the overlap pairs each found box with the true one it fits, the keypoints overrule it.
     alike = np.array([[0, 0, 100, 100], [10, 0, 110, 100]], np.float64)
     found = np.array([[8, 0, 108, 100], [2, 0, 102, 100]], np.float64)
-    assert _matches(alike, found) == [[1], [0]]
-    assert _matches(alike, found, strays=np.array([[0.05, 0.6], [0.5, 0.1]])) == [[0], [1]]
+    assert matches(alike, found) == [[1], [0]]
+    assert matches(alike, found, strays=np.array([[0.05, 0.6], [0.5, 0.1]])) == [[0], [1]]
     # A found box covering two cards alike stands for the one it reads, before any keypoint fit.
-    assert _matches(alike, found, np.array([[0.05, 0.6], [0.5, 0.1]]), np.array([[0, 1], [1, 0]], bool)) == [[1], [0]]
+    assert matches(alike, found, np.array([[0.05, 0.6], [0.5, 0.1]]), np.array([[0, 1], [1, 0]], bool)) == [[1], [0]]
     # More items paired comes first, however many of fewer pairs would read right: the shifted boxes
     # read the first two cards, but only the pairing that leaves no card out is taken.
     row = np.array([[0, 0, 100, 100], [60, 0, 160, 100], [120, 0, 220, 100]], np.float64)
     seen = np.array([[30, 0, 130, 100], [90, 0, 190, 100], [0, 0, 100, 100]], np.float64)
     reads = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]], bool)
-    assert _matches(row, seen, None, reads) == [[2], [0], [1]]
-    assert _matches(row[:2], seen[:2], None, reads[:2, :2]) == [[0], [1]]
+    assert matches(row, seen, None, reads) == [[2], [0], [1]]
+    assert matches(row[:2], seen[:2], None, reads[:2, :2]) == [[0], [1]]
 
 
 def test_pipeline_map_is_one_for_a_perfect_reader_and_falls_for_loose_boxes(scenes: Path) -> None:

@@ -9,10 +9,11 @@ trusted, and how many of the sure hands (five items, none flagged: those a table
 right; the grouping's accuracy on the true items alone; for a two-stage model, also the
 classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall, rank
-accuracy and the flags' trust; skipped when the folder has no photos. Each accuracy comes with its 95% interval
-(``..._95``), resampling whole photos: the items of one photo are not independent of each other.
-Given another model (``--against``), its accuracies on the same photos and the gain over it, with
-the gain's interval from the same resampling applied to both models at once (paired).
+accuracy, the reports matching no card and the flags' trust; skipped when the folder has no photos.
+Each accuracy comes with its 95% interval (``..._95``), resampling whole photos: the items of one
+photo are not independent of each other. Given another model (``--against``), its accuracies on the
+same photos and the gain over it, with the gain's interval from the same resampling applied to both
+models at once (paired). Which report stands for which true item is ``vision.matching``'s to say.
 """
 
 from __future__ import annotations
@@ -24,24 +25,19 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 from scipy.stats import bootstrap
 
 from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_classes
 from oxeye.vision.classifier import item_name
 from oxeye.vision.crops import item_crops, pyramid
-from oxeye.vision.decode import intersections, iou_matrix
+from oxeye.vision.decode import iou_matrix
 from oxeye.vision.detector import Detector
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import read_image
+from oxeye.vision.matching import alike, as_boxes, keypoint_stray, matches
 from oxeye.vision.reading import Item, Reading
 
-MATCH_IOU = 0.5
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
-
-
-def _boxes(values: list) -> np.ndarray:
-    return np.asarray(values, dtype=np.float64).reshape(-1, 4)
 
 
 def interval(total: list[int], right: list[int], baseline: list[int] | None = None) -> list[float] | None:
@@ -66,49 +62,6 @@ def _flag_figures(reports: Counter[tuple[bool, bool]]) -> dict[str, float | None
 def _share(these: int, others: int) -> float | None:
     """``these`` as a share of ``these`` and ``others``; None when there are none of either."""
     return these / (these + others) if these + others else None
-
-
-def _alike(truth: list[str], found: list[str]) -> np.ndarray:
-    """(true, found) booleans: whether each found item reads as each true one (``_matches``' ``same``)."""
-    return np.array([[t == f for f in found] for t in truth], bool).reshape(len(truth), len(found))
-
-
-def _matches(truth: np.ndarray, found: np.ndarray, strays: np.ndarray | None = None,
-             same: np.ndarray | None = None) -> list[list[int]]:
-    """For each true box, the found boxes that stand for it: first one each, paired so that as many
-    true boxes as possible are covered (IoU >= 0.5, or a lone corner index mostly inside); among
-    such pairings, the one in which most found items read their true item's code (``same``, true by
-    found), and then the one whose keypoints stray least (``strays``, true by found, as
-    ``_keypoint_stray``) or else overlap most; then each found box left over goes to the true box it
-    overlaps most, as that item reported twice.
-
-    A best-overlap-first pairing would let one found box of a fanned card take its neighbour's
-    true box, losing two items to one loose box; an optimal assignment (scipy) does not. Where one
-    found box covers two fanned cards alike and reads one of them, it stands for that one, as
-    ultralytics' mAP pairs only boxes of one class; failing that, where a found item read the
-    indices says which card it is.
-    """
-    if not len(truth) or not len(found):
-        return [[] for _ in truth]
-    ious = iou_matrix(truth, found)
-    inside = intersections(truth, found) / np.prod(found[:, 2:] - found[:, :2], axis=1)[None, :].clip(1e-9)
-    eligible = (ious >= MATCH_IOU) | (inside >= 0.9)
-    fit = ious if strays is None else 1.0 - np.minimum(strays, 1.0)
-    reads = np.zeros_like(fit) if same is None else same.astype(np.float64)
-    # Ranked by the count of pairs, then of pairs read right, then fit: each weight exceeds the most
-    # that everything ranked below it can add up to over the pairs.
-    most = min(len(truth), len(found)) + 1.0
-    value = most * (most + 1.0) + most * reads + np.clip(fit, 0.0, 1.0)
-    rows, cols = linear_sum_assignment(np.where(eligible, value, 0.0), maximize=True)
-    matched: list[list[int]] = [[] for _ in truth]
-    for t, f in zip(rows, cols):
-        if eligible[t, f]:
-            matched[t].append(int(f))
-    paired = {f for m in matched for f in m}
-    for f in range(len(found)):
-        if f not in paired and eligible[:, f].any():
-            matched[int(np.where(eligible[:, f], ious[:, f] + inside[:, f], -1.0).argmax())].append(f)
-    return matched
 
 
 def label_mode(names: tuple[str, ...]) -> str:
@@ -169,28 +122,14 @@ def pipeline_map50_95(detector: Detector, data: Path, conf: float = 0.05) -> flo
         reading = detector.read(read_image(data / meta["image"]), conf)
         truth = np.array([CLASS_ID[i["code"]] for i in meta["items"]], dtype=np.int64)
         found = np.array([CLASS_ID[i.code] for i in reading.items], dtype=np.int64)
-        correct.append(_correct(_boxes([i["box"] for i in meta["items"]]), truth,
-                                _boxes([i.box for i in reading.items]), found))
+        correct.append(_correct(as_boxes([i["box"] for i in meta["items"]]), truth,
+                                as_boxes([i.box for i in reading.items]), found))
         confidences += [i.confidence for i in reading.items]
         found_classes.append(found)
         true_classes.append(truth)
     ap = ap_per_class(np.concatenate(correct), np.array(confidences), np.concatenate(found_classes),
                       np.concatenate(true_classes))[5]
     return float(ap.mean()) if ap.size else 0.0
-
-
-def _keypoint_stray(truth: list[dict], found: list[Item]) -> np.ndarray | None:
-    """How far each found item's keypoints lie from each true item's (true by found), in either
-    order (the worse of the two points), as a share of the true keypoints' distance; None when the
-    found items carry no keypoints."""
-    if not found or any(len(item.keypoints) != 2 for item in found):
-        return None
-    true_points = np.array([[c["centre"] for c in item["corner_boxes"]] for item in truth], np.float64).reshape(-1, 2, 2)
-    seen = np.array([item.keypoints for item in found], np.float64)[None]
-    ahead = np.linalg.norm(seen - true_points[:, None], axis=3).max(axis=2)
-    turned = np.linalg.norm(seen[:, :, ::-1] - true_points[:, None], axis=3).max(axis=2)
-    spans = np.linalg.norm(true_points[:, 1] - true_points[:, 0], axis=1).clip(1e-9)
-    return np.minimum(ahead, turned) / spans[:, None]
 
 
 def _groups(meta: dict) -> list[tuple[str, ...]]:
@@ -225,9 +164,9 @@ def _synthetic(detector: Detector, data: Path, told: bool = False) -> tuple[dict
         meta = json.loads(path.read_text())
         kinds = {item["kind"] for item in meta["items"]} if told else None
         reading = detector.read(read_image(data / meta["image"]), kinds=kinds)
-        strays = _keypoint_stray(meta["items"], reading.items)
-        same = _alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
-        matched = _matches(_boxes([i["box"] for i in meta["items"]]), _boxes([i.box for i in reading.items]), strays,
+        strays = keypoint_stray(meta["items"], reading.items)
+        same = alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
+        matched = matches(as_boxes([i["box"] for i in meta["items"]]), as_boxes([i.box for i in reading.items]), strays,
                            same)
         outcomes = [len(m) == 1 and reading.items[m[0]].code == t["code"] for m, t in zip(matched, meta["items"])]
         rights.append(sum(outcomes))
@@ -323,8 +262,8 @@ def _real_cards(detector: Detector, folder: Path, told: bool = False) -> tuple[d
         photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
         reading: Reading = detector.read(read_image(photo), kinds=("card",) if told else None)
         cards_only = [item for item in reading.items if item.kind == "card"]
-        same = _alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
-        matched = _matches(_boxes([box for _, box in labels]), _boxes([i.box for i in cards_only]), None, same)
+        same = alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
+        matched = matches(as_boxes([box for _, box in labels]), as_boxes([i.box for i in cards_only]), None, same)
         located += sum(bool(m) for m in matched)
         twice += sum(len(m) > 1 for m in matched)
         ranked.append(sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name]
