@@ -42,6 +42,21 @@ def _detections(rows: list[tuple[float, float, float, float, str, float]]) -> De
                       np.zeros(len(rows), dtype=np.int64), np.zeros((len(rows), 0, 3), np.float32))
 
 
+def test_detections_are_kept_by_the_kind_of_their_class_whatever_the_label_mode() -> None:
+    from oxeye.vision.classes import KINDS
+    from oxeye.vision.detector import of_kinds
+
+    found = _detections([(0, 0, 10, 10, "AS", 0.9), (20, 0, 30, 10, "6-6", 0.8), (40, 0, 50, 10, "10H/corner", 0.7)])
+    assert of_kinds(found, NAMES, None) is found
+    assert [NAMES[c] for c in of_kinds(found, NAMES, ["card"]).class_ids] == ["AS", "10H/corner"]
+    assert [NAMES[c] for c in of_kinds(found, NAMES, ("tile",)).class_ids] == ["6-6"]
+    assert len(of_kinds(found, NAMES, ["card", "tile"])) == 3 and len(of_kinds(found, NAMES, [])) == 0
+    two_stage = replace(found, class_ids=np.array([0, 1, 1]))  # a pose detector's classes are the kinds
+    assert of_kinds(two_stage, KINDS, ["tile"]).scores.tolist() == pytest.approx([0.8, 0.7])
+    with pytest.raises(ValueError, match="item kinds are card and tile, not cards"):
+        of_kinds(found, NAMES, ["cards"])
+
+
 def test_letterbox_maps_boxes_back_to_the_frame() -> None:
     frame = np.full((720, 1280, 3), 40, dtype=np.uint8)
     frame[100:300, 200:400] = 250

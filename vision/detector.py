@@ -69,10 +69,10 @@ class Detector:
         (a table playing with cards knows it holds no tiles), detections of other kinds are dropped
         before suppression: a rug's weave read as dominoes is then never reported."""
         if self.classifier is None:
-            found = self._of_kinds(self.detect(image, conf), kinds)
+            found = of_kinds(self.detect(image, conf), self.names, kinds)
             items = collapse(cross_class_suppression(found, CROSS_IOU), self.names)
             return Reading(image.shape[1], image.shape[0], items, group_hands(items))
-        found = self._of_kinds(self.detect(image, min(conf, self.classifier.rescue.floor)), kinds)
+        found = of_kinds(self.detect(image, min(conf, self.classifier.rescue.floor)), self.names, kinds)
         found = cross_class_suppression(found, CROSS_IOU)
         levels = pyramid(image)  # both the naming and the search of short hands crop from it
         items = self.classifier.name(levels, found, conf)
@@ -83,10 +83,12 @@ class Detector:
         height, width = image.shape[:2]
         return Reading(width, height, items, hands)
 
-    def _of_kinds(self, found: Detections, kinds: Collection[str] | None) -> Detections:
-        """The detections of the given item kinds (all of them when None)."""
-        if kinds is None:
-            return found
-        if unknown := set(kinds) - set(KINDS):
-            raise ValueError(f"item kinds are {' and '.join(KINDS)}, not {', '.join(sorted(unknown))}")
-        return found.take(np.array([kind_of(self.names[int(c)]) in kinds for c in found.class_ids], bool))
+
+def of_kinds(found: Detections, names: tuple[str, ...], kinds: Collection[str] | None) -> Detections:
+    """The detections whose classes (named by ``names``: kinds, items or corner indices) are of the
+    given item kinds; all of them when ``kinds`` is None."""
+    if kinds is None:
+        return found
+    if unknown := set(kinds) - set(KINDS):
+        raise ValueError(f"item kinds are {' and '.join(KINDS)}, not {', '.join(sorted(unknown))}")
+    return found.take(np.array([kind_of(names[int(c)]) in kinds for c in found.class_ids], bool))
