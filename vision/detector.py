@@ -68,19 +68,18 @@ class Detector:
         are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table
         (a table playing with cards knows it holds no tiles), detections of other kinds are dropped
         before suppression: a rug's weave read as dominoes is then never reported."""
+        floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
+        found = cross_class_suppression(of_kinds(self.detect(image, floor), self.names, kinds), CROSS_IOU)
+        height, width = image.shape[:2]
         if self.classifier is None:
-            found = of_kinds(self.detect(image, conf), self.names, kinds)
-            items = collapse(cross_class_suppression(found, CROSS_IOU), self.names)
-            return Reading(image.shape[1], image.shape[0], items, group_hands(items))
-        found = of_kinds(self.detect(image, min(conf, self.classifier.rescue.floor)), self.names, kinds)
-        found = cross_class_suppression(found, CROSS_IOU)
+            items = collapse(found, self.names)
+            return Reading(width, height, items, group_hands(items))
         levels = pyramid(image)  # both the naming and the search of short hands crop from it
         items = self.classifier.name(levels, found, conf)
         hands = group_hands(items)
         completed = self.classifier.complete(levels, items, hands)
         if len(completed) > len(items):
             items, hands = completed, group_hands(completed)
-        height, width = image.shape[:2]
         return Reading(width, height, items, hands)
 
 
