@@ -25,6 +25,11 @@ def niuniu(presets) -> HouseRules:
     return presets["niuniu"]
 
 
+# `oxeye` in a process of its own, with polars unimportable as on a lent GPU machine, which lacks it
+# (vision.offline reads ultralytics' results.csv without it); a process of its own because importing
+# ultralytics patches PIL.Image.open for the rest of a process.
+OXEYE_WITHOUT_POLARS = [sys.executable, "-c", "import sys; sys.modules['polars'] = None; "
+                        "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))"]
 TINY_IMAGES = 64
 TINY_IMGSZ = 160
 TINY_CROP = 32
@@ -39,11 +44,9 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     root = tmp_path_factory.mktemp("tiny")
     build_scenes(root / "ds", TINY_IMAGES, 3, 320)
-    oxeye = str(Path(sys.executable).with_name("oxeye"))
     common = ["--data", str(root / "ds"), "--out", str(root / "run"), "--epochs", "1"]
-    # In processes of their own: importing ultralytics patches PIL.Image.open for the rest of a process.
     for command in (["train", "--imgsz", str(TINY_IMGSZ), "--batch", "8", "--workers", "0"],
                     ["train-classifier", "--imgsz", str(TINY_CROP), "--batch", "32", "--per-class", "3"]):
-        done = subprocess.run([oxeye, *command, *common], capture_output=True, text=True, timeout=600)
+        done = subprocess.run([*OXEYE_WITHOUT_POLARS, *command, *common], capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
     return root

@@ -12,7 +12,7 @@ import pytest
 
 from oxeye.service.cli import main
 from oxeye.vision.classes import CLASSES, CROP_CLASSES, KEYPOINTS, KINDS
-from conftest import TINY_CROP, TINY_IMAGES
+from conftest import OXEYE_WITHOUT_POLARS, TINY_CROP, TINY_IMAGES
 from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
 
@@ -227,10 +227,37 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
     """Run ``oxeye train`` on the tiny build into ``out``, with the tiny input size and ``args``; it must succeed."""
-    done = subprocess.run([str(Path(sys.executable).with_name("oxeye")), "train", "--data", str(tiny / "ds"),
+    done = subprocess.run([*OXEYE_WITHOUT_POLARS, "train", "--data", str(tiny / "ds"),
                            "--out", str(out), "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", *args],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_run_keeps_its_results_as_ultralytics_reads_them_though_it_trained_without_polars(tiny: Path) -> None:
+    """The checkpoint carries results.csv as polars reads it (the fixture trained with polars unimportable)."""
+    import polars
+    import torch
+
+    from oxeye.vision.offline import ultralytics_offline
+
+    ultralytics_offline()  # the checkpoint unpickles ultralytics' classes
+    kept = torch.load(tiny / "run" / "oxeye.pt", map_location="cpu", weights_only=False)["train_results"]
+    csv = (tiny / "run" / "train" / "results.csv").read_bytes()
+    assert kept == polars.read_csv(csv, infer_schema_length=None).to_dict(as_series=False)
+    assert kept["epoch"] == [1] and "metrics/mAP50-95(P)" in kept
+
+
+def test_results_are_read_column_by_column_as_numbers_where_they_are(tmp_path: Path) -> None:
+    from oxeye.vision.offline import results_columns
+
+    path = tmp_path / "results.csv"
+    path.write_text("epoch,time,note\n1,2.5,a\n2,3,b\n")
+    assert results_columns(path) == {"epoch": [1, 2], "time": [2.5, 3.0], "note": ["a", "b"]}
+    path.write_text("epoch,time\n1,2.5\n2\n")  # a row cut short
+    assert results_columns(path) == {}
+    path.write_text("")
+    assert results_columns(path) == {}
+    assert results_columns(tmp_path / "none.csv") == {}
 
 
 def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) -> None:

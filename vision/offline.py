@@ -1,4 +1,4 @@
-"""Make ultralytics work here without the network: no downloads, no probes, a working torchvision NMS.
+"""Make ultralytics work here without the network: no downloads, no probes, a working torchvision NMS, no polars.
 
 Training, export and the comparison tests import ultralytics through ``ultralytics_offline()``;
 serving never does. The fixes are those measured in ../shared/notes/ultralytics-offline.md.
@@ -6,7 +6,9 @@ serving never does. The fixes are those measured in ../shared/notes/ultralytics-
 
 from __future__ import annotations
 
+import csv
 import importlib.util
+import io
 import os
 import shutil
 from pathlib import Path
@@ -71,6 +73,26 @@ def _install_font(config_dir: Path) -> None:
             shutil.copyfile(font, target / name)
 
 
+def _column(values: list[str]) -> list[int] | list[float] | list[str]:
+    """One column of a CSV as polars infers it: integers, else numbers, else the text."""
+    for kind in (int, float):
+        try:
+            return [kind(value) for value in values]
+        except ValueError:
+            pass
+    return values
+
+
+def results_columns(path: Path) -> dict[str, list]:
+    """An ultralytics results.csv as ``BaseTrainer.read_results_csv`` gives it, but without polars:
+    the lent GPU machines lack that 54 MB wheel and cannot carry it. {} where unreadable, as there."""
+    try:
+        header, *rows = csv.reader(io.StringIO(path.read_text()))
+        return {name: _column([row[n] for row in rows]) for n, name in enumerate(header)}
+    except (OSError, ValueError, IndexError):
+        return {}
+
+
 def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     """Import ultralytics with every network path closed and torchvision's NMS working; returns the module."""
     config_dir = Path(os.environ.get("YOLO_CONFIG_DIR") or config_dir or CONFIG_DIR)
@@ -85,6 +107,7 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
         torchvision.extension._has_ops = lambda: True
     import ultralytics
     from PIL import Image
+    from ultralytics.engine.trainer import BaseTrainer
     from ultralytics.utils import patches, torch_utils
 
     # ultralytics trains on the CPU with one thread fewer than there are cores (1 of the 2 here):
@@ -94,4 +117,6 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     # Importing ultralytics replaces PIL.Image.open for the whole process with one that, on a file Pillow
     # cannot identify, tries to pip-install pi-heif: put Pillow's own back (no run-time installs here).
     Image.open = patches._image_open
+    # With plots off (as vision.train trains), this is training's one use of polars.
+    BaseTrainer.read_results_csv = lambda trainer: results_columns(trainer.csv)
     return ultralytics
