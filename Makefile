@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench decks clean
+.PHONY: run test bench decks device-wheels clean
 
 # ultralytics pulls opencv-python (GUI build, needs libGL) beside the headless one and both
 # write cv2/: after the install, drop the GUI build and restore the headless files it shared.
@@ -36,6 +36,17 @@ bench: $(STAMP)
 # Optional: fetch third-party SVG decks from npm into data/decks (the generator works without them).
 decks: $(STAMP)
 	$(BIN)/oxeye dataset fetch-decks
+
+# For a lent GPU machine (Python 3.12, nothing can be fetched there): into .whl/, the wheels it lacks for
+# `oxeye dataset build`, `train` and `evaluate`, at the versions installed here, and oxeye itself.
+# MODEL_CARD.md (Not done) has the commands that carry them with data/decks and train there.
+DEVICE_LACKS := ultralytics ultralytics-platform ultralytics-thop onnxslim resvg-py
+device-wheels: $(STAMP)
+	rm -rf .whl
+	$(BIN)/python -c 'import importlib.metadata as m; print(*(n + "==" + m.version(n) for n in "$(DEVICE_LACKS)".split()))' \
+		| xargs $(BIN)/python -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 -d .whl
+	$(BIN)/python -m pip wheel -q --no-deps --no-build-isolation -w .whl .
 
 clean:
 	rm -rf $(VENV)
