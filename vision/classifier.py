@@ -139,11 +139,21 @@ def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
     return (_card_name if kind == "card" else _tile_name)(pair)
 
 
+def _unread(pair: np.ndarray) -> bool:
+    """Whether neither of an item's two crops (2, classes) shows an index or a half."""
+    return bool((pair.argmax(axis=1) == _NONE).all())
+
+
+def _points(keypoints: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """Keypoints (K, 2 or more) as an ``Item`` holds them: (x, y) in frame pixels."""
+    return tuple((float(x), float(y)) for x, y in np.asarray(keypoints)[:, :2])
+
+
 def _find(spot: Spot, pair: np.ndarray, codes: list[str], sure: float, width: int, height: int) -> Item | None:
     """The card a spot's two crops (2, classes) name ``sure`` or more, unless its hand holds that code
     already or the spot lies off the frame. Where it lies is a guess, so it is flagged low-confidence
     and its confidence is its name's score scaled under the flag's bar (``LOW_SCORE``)."""
-    if (pair.argmax(axis=1) == _NONE).all():
+    if _unread(pair):
         return None
     code, score, _, _ = _card_name(pair)
     x1, y1, x2, y2 = spot.box
@@ -151,7 +161,7 @@ def _find(spot: Spot, pair: np.ndarray, codes: list[str], sure: float, width: in
         return None
     box = (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
     return Item(code, "card", tuple(float(v) for v in box), LOW_SCORE * score, flag=LOW_CONFIDENCE,
-                keypoints=tuple((float(x), float(y)) for x, y in spot.keypoints))
+                keypoints=_points(spot.keypoints))
 
 
 def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins(), threshold: float = 0.0,
@@ -168,7 +178,7 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
     for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
                                                       probabilities):
         kind = KINDS[class_id]
-        unread = bool((pair.argmax(axis=1) == _NONE).all())
+        unread = _unread(pair)
         if unread and box_score < LOW_SCORE:
             continue
         code, score, rival, rival_score = item_name(kind, pair)
@@ -177,7 +187,7 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
         flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score)
         items.append(Item(code, kind, tuple(float(v) for v in box), float(min(box_score, score)),
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
-                          keypoints=tuple((float(x), float(y)) for x, y in points[:, :2])))
+                          keypoints=_points(points)))
     items.sort(key=lambda item: -item.confidence)
     return _without_twins(items, twins)
 
