@@ -361,6 +361,14 @@ def test_a_fanned_card_inside_its_neighbour_stays_unless_it_reads_the_same_or_is
     assert [i.code for i in name_items(found, probabilities, Twins(unsure=0.0))] == ["QH", "JS", "8C", "9D"]
 
 
+def test_the_twin_rule_as_chosen_takes_parts_from_two_fifths_inside_and_under_three_tenths_sure() -> None:
+    """Twins' defaults, chosen on a tuning build (MODEL_CARD.md): 40% inside, confidence under 0.3."""
+    boxes = [[0, 0, 60, 90], [52, 0, 72, 10], [53, 20, 73, 30], [50, 40, 70, 50]]  # 40%, 35%, 50% inside
+    found = _found(boxes, [0.9, 0.29, 0.29, 0.31], [0] * 4)
+    probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in ("QH", "JS", "9D", "8C")])
+    assert [i.code for i in name_items(found, probabilities)] == ["QH", "8C", "9D"]
+
+
 def test_a_detection_under_the_threshold_stays_only_where_its_crops_read_it_surely() -> None:
     found = _found([[0, 0, 60, 90], [100, 0, 160, 90], [200, 0, 260, 90], [300, 0, 330, 30]],
                    [0.1, 0.1, 0.6, 0.1], [0, 0, 0, 1])
