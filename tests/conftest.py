@@ -30,6 +30,7 @@ def niuniu(presets) -> HouseRules:
 # ultralytics patches PIL.Image.open for the rest of a process.
 OXEYE_WITHOUT_POLARS = [sys.executable, "-c", "import sys; sys.modules['polars'] = None; "
                         "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))"]
+
 TINY_IMAGES = 64
 TINY_IMGSZ = 160
 TINY_CROP = 32

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import io
 import os
 import shutil
 from pathlib import Path
@@ -87,7 +86,7 @@ def results_columns(path: Path) -> dict[str, list]:
     """An ultralytics results.csv as ``BaseTrainer.read_results_csv`` gives it, but without polars:
     the lent GPU machines lack that 54 MB wheel and cannot carry it. {} where unreadable, as there."""
     try:
-        header, *rows = csv.reader(io.StringIO(path.read_text()))
+        header, *rows = csv.reader(path.read_text().splitlines())
         return {name: _column([row[n] for row in rows]) for n, name in enumerate(header)}
     except (OSError, ValueError, IndexError):
         return {}
