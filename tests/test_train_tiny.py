@@ -197,6 +197,10 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     not_a_photo.write_text("not a photo")
     assert main(["detect", str(not_a_photo)]) == 2
     assert capsys.readouterr().err == f"oxeye detect: error: cannot read {not_a_photo} as an image\n"
+    assert main(["detect", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"oxeye detect: error: {tmp_path} is a folder: name a photo in it\n"
+    assert main(["detect", str(tmp_path / "none.jpg")]) == 2
+    assert capsys.readouterr().err == f"oxeye detect: error: no such image: {tmp_path / 'none.jpg'}\n"
     photo = tmp_path / "blank.png"
     import cv2
 

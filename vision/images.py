@@ -58,6 +58,8 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
     path = Path(path)
+    if path.is_dir():
+        raise OSError(f"{path} is a folder: name a photo in it")
     if not path.is_file():
         raise OSError(f"no such image: {path}")
     try:
