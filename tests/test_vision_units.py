@@ -486,6 +486,23 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     assert cards_only["missed"] == pytest.approx(1 - cards_only["item_accuracy"]) and 0 < cards_only["missed"] < 1
 
 
+def test_told_evaluation_tells_each_photo_the_kind_it_was_generated_with(scenes: Path) -> None:
+    """As a table's rules tell the service: a photo whose one tile lies off the frame holds no labelled
+    item, and is still told "tile", not nothing."""
+    from oxeye.vision.evaluate import synthetic
+
+    class Told(_Oracle):
+        def read(self, image: np.ndarray, conf: float = 0.25, kinds: Collection[str] | None = None) -> Reading:
+            told.append(kinds)
+            return super().read(image, conf, kinds)
+
+    told: list[Collection[str] | None] = []
+    metas = [json.loads(path.read_text()) for path in sorted((scenes / "meta").glob("*.json"))]
+    assert synthetic(Told(scenes), scenes, told=True)["item_accuracy"] == 1.0
+    assert [set(kinds) for kinds in told] == [{meta["kind"].removesuffix("s")} for meta in metas]
+    assert any(not meta["items"] for meta in metas)  # such photos are among them
+
+
 def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_twice() -> None:
     from oxeye.vision.matching import matches
 
