@@ -13,6 +13,7 @@ from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
+from oxeye.vision.classes import KIND_OF_PLURAL
 from oxeye.vision.reading import UNSURE_HAND, Reading
 
 
@@ -32,7 +33,7 @@ def parse_stakes(text: str) -> dict[int, Decimal]:
 def table_kinds(rules: HouseRules) -> tuple[str]:
     """The one item kind a table under ``rules`` holds, in vision's spelling ("card" or "tile"): told
     it, the detector never reports the other kind (a rug's weave read as dominoes at a card table)."""
-    return ("card",) if rules.items == "cards" else ("tile",)
+    return (KIND_OF_PLURAL[rules.items],)
 
 
 def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal]) -> dict[str, Any]:

@@ -106,7 +106,7 @@ def test_a_detector_told_the_tables_kind_reports_no_other(scenes: Path, capsys: 
     one; and so does ``oxeye detect --kind``."""
     from oxeye.service.cli import main
     from oxeye.vision.detector import Detector
-    from oxeye.vision.evaluate import BUILD_KINDS
+    from oxeye.vision.classes import KIND_OF_PLURAL
     from oxeye.vision.images import read_image
 
     detector = Detector()
@@ -114,7 +114,7 @@ def test_a_detector_told_the_tables_kind_reports_no_other(scenes: Path, capsys: 
     for path in sorted((scenes / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
         image = read_image(scenes / meta["image"])
-        kind = BUILD_KINDS[meta["kind"]]
+        kind = KIND_OF_PLURAL[meta["kind"]]
         kinds_seen.add(kind)
         (other,) = {"card", "tile"} - {kind}
         free, own, wrong = detector.read(image), detector.read(image, kinds=[kind]), detector.read(image, kinds=[other])

@@ -32,6 +32,8 @@ LABEL_MODES: Final = ("pose", "items", "corners", "both")
 PIP_CLASSES: Final[tuple[str, ...]] = tuple(f"pips{n}" for n in range(1, 7))
 BACKGROUND: Final = "none"
 CROP_CLASSES: Final[tuple[str, ...]] = CARD_CLASSES + PIP_CLASSES + (BACKGROUND,)
+# The kinds as a generated photo's JSON and a table's rules name them, in vision's spelling.
+KIND_OF_PLURAL: Final = {"cards": "card", "tiles": "tile"}
 
 
 def kind_of(class_name: str) -> str:

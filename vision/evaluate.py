@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import bootstrap
 
-from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, LABEL_MODES, label_classes
+from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, KIND_OF_PLURAL, LABEL_MODES, label_classes
 from oxeye.vision.classifier import item_name
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
@@ -37,7 +37,6 @@ from oxeye.vision.images import read_image
 from oxeye.vision.matching import alike, as_boxes, keypoint_stray, matches
 from oxeye.vision.reading import Item, Reading
 
-BUILD_KINDS = {"cards": "card", "tiles": "tile"}  # a generated photo's kind (its JSON's) as vision names it
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
@@ -164,7 +163,7 @@ def _synthetic(detector: Detector, data: Path, told: bool = False) -> tuple[dict
     for path in sorted((data / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
         # The photo's kind as generated, not its labels': a tile lying wholly off the frame leaves none.
-        kinds = (BUILD_KINDS[meta["kind"]],) if told else None
+        kinds = (KIND_OF_PLURAL[meta["kind"]],) if told else None
         reading = detector.read(read_image(data / meta["image"]), kinds=kinds)
         strays = keypoint_stray(meta["items"], reading.items)
         same = alike([t["code"] for t in meta["items"]], [f.code for f in reading.items])
