@@ -259,6 +259,21 @@ def test_the_twins_sweep_prints_figures_that_are_not_numbers(doubted: Path) -> N
     assert figures[0.4, 0.3]["item_accuracy_95"] is None and figures[0.4, 0.3] == synthetic(Detector(), doubted)
 
 
+def test_the_doubt_sweep_flags_more_under_a_higher_bar_and_reads_the_same(doubted: Path) -> None:
+    from bench.doubt_sweep import main
+    from oxeye.vision.classifier import Doubt
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import synthetic
+
+    chosen = Doubt()
+    figures = main([str(doubted), f"{chosen.name}:{chosen.rival}", "0.99:0.6", "0:2"])
+    assert figures[chosen.name, chosen.rival] == synthetic(Detector(), doubted)
+    flagged = [figures[setting]["right_reports_flagged"] + figures[setting]["wrong_reports_flagged"]
+               for setting in ((0.0, 2.0), (chosen.name, chosen.rival), (0.99, 0.6))]
+    assert flagged == sorted(flagged) and flagged[0] < flagged[2]
+    assert len({figures[setting]["item_accuracy"] for setting in figures}) == 1  # flags change no reading
+
+
 @pytest.fixture(scope="module")
 def hidden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Image 8: a spread of hearts whose six, mostly hidden under the seven, the shipped detector

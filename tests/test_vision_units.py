@@ -12,7 +12,7 @@ import pytest
 
 from oxeye.vision.annotate import DOUBT, PALETTE, annotate, draw
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
-from oxeye.vision.classifier import Twins, name_items
+from oxeye.vision.classifier import Doubt, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
@@ -342,6 +342,24 @@ def test_the_classifier_names_items_by_their_keypoint_crops_drops_bare_table_and
     assert items[4].confidence == pytest.approx(0.3) and items[1].confidence == pytest.approx(0.9)
 
 
+def test_a_name_read_under_the_doubt_bar_is_flagged_low_confidence_as_chosen() -> None:
+    """Doubt's defaults, chosen on a tuning build (MODEL_CARD.md): a name under 0.85 is flagged, and
+    one whose runner-up scores 0.6 of it is ambiguous; the box's own doubt flags as before."""
+    found = _found([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10], [80, 0, 90, 10]],
+                   [0.9, 0.9, 0.9, 0.9, 0.45], [0, 0, 0, 0, 0])
+    probabilities = _pairs(
+        ((("QH", 0.84), ("QD", 0.1)), ((BACKGROUND, 0.9),)),  # under the bar, uncontested
+        ((("JS", 0.86), ("JC", 0.1)), ((BACKGROUND, 0.9),)),  # over it
+        ((("9D", 0.9), ("9H", 0.55)), ((BACKGROUND, 0.9),)),  # over it, contested
+        ((("8C", 0.9), ("8S", 0.53)), ((BACKGROUND, 0.9),)),  # a runner-up just under 0.6 of it
+        ((("AS", 0.99),), (("AS", 0.99),)),  # a sure name in a doubtful box
+    )
+    flags = {i.code: i.flag for i in name_items(found, probabilities)}
+    assert flags == {"QH": LOW_CONFIDENCE, "JS": None, "9D": AMBIGUOUS, "8C": None, "AS": LOW_CONFIDENCE}
+    lenient = {i.code: i.flag for i in name_items(found, probabilities, doubts=Doubt(name=0.5, rival=0.6))}
+    assert lenient == {**flags, "QH": None}
+
+
 def test_an_item_inside_a_surer_one_of_its_kind_is_that_item_seen_twice() -> None:
     found = _found([[0, 0, 60, 90], [5, 5, 40, 50], [10, 10, 50, 60], [100, 0, 160, 90]], [0.9, 0.2, 0.8, 0.7],
                    [0, 0, 1, 0])
@@ -375,11 +393,11 @@ def test_a_detection_under_the_threshold_stays_only_where_its_crops_read_it_sure
     probabilities = _pairs(
         ((("KS", 0.95),), ((BACKGROUND, 0.9),)),  # a lone card on a rug whose index reads plainly: kept
         ((("KS", 0.7),), ((BACKGROUND, 0.9),)),  # clutter that reads as a card, unsurely: dropped
-        ((("9D", 0.7),), ((BACKGROUND, 0.9),)),  # over the threshold: kept however it reads
+        ((("9D", 0.7),), ((BACKGROUND, 0.9),)),  # over the threshold: kept however it reads (flagged)
         ((("pips5", 0.99),), (("pips2", 0.85),)),  # a tile scores by its less sure half: dropped
     )
     items = name_items(found, probabilities, threshold=0.25, sure=0.9)
-    assert [(i.code, i.flag) for i in items] == [("9D", None), ("KS", LOW_CONFIDENCE)]
+    assert [(i.code, i.flag) for i in items] == [("9D", LOW_CONFIDENCE), ("KS", LOW_CONFIDENCE)]
     assert items[1].confidence == pytest.approx(0.1)  # the detector's doubt is what it reports
     assert [i.code for i in name_items(found, probabilities, threshold=0.25, sure=0.8)] == ["9D", "KS", "5-2"]
     assert len(name_items(found, probabilities)) == 4  # no threshold: every detection named

@@ -16,7 +16,7 @@ from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, 
 from oxeye.vision.completion import Completion, Spot, spots
 from oxeye.vision.crops import item_crops, to_blob
 from oxeye.vision.decode import Detections, intersections
-from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, Hand, Item, doubt
+from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, RIVAL_RATIO, Hand, Item, doubt
 from oxeye.vision.runtime import open_session
 
 CLASSIFIER_NAME = "oxeye-cls.onnx"  # the classifier lives beside the detector it serves
@@ -49,6 +49,18 @@ class Rescue:
     sure: float = 0.9
 
 
+@dataclass(frozen=True)
+class Doubt:
+    """When a named item is flagged for what it is: its name scores under ``name`` (low-confidence),
+    or its runner-up scores ``rival`` of the name or more (ambiguous). A name read at 0.7 with no
+    close runner-up is wrong far more often than one read at 0.95, and the service scores only hands
+    with no flag. Chosen on a tuning build with ``python -m bench.doubt_sweep``; MODEL_CARD.md has
+    the figures."""
+
+    name: float = 0.85
+    rival: float = RIVAL_RATIO
+
+
 class Classifier:
     """The exported crop classifier (``vision.crop_net``) over ``CROP_CLASSES``: crops in, class probabilities out."""
 
@@ -57,6 +69,7 @@ class Classifier:
         self.input_name = self.session.get_inputs()[0].name
         self.twins = Twins()
         self.rescue = Rescue()
+        self.doubt = Doubt()
         self.completion = Completion()
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
@@ -76,7 +89,7 @@ class Classifier:
         only as ``self.rescue`` allows."""
         crops = detection_crops(levels, found.class_ids, found.keypoints, self.size)
         probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
-        return name_items(found, probabilities, self.twins, threshold, self.rescue.sure)
+        return name_items(found, probabilities, self.twins, threshold, self.rescue.sure, self.doubt)
 
     def complete(self, levels: list[np.ndarray], items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
@@ -165,14 +178,14 @@ def _find(spot: Spot, pair: np.ndarray, codes: list[str], sure: float, width: in
 
 
 def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins(), threshold: float = 0.0,
-               sure: float = Rescue.sure) -> list[Item]:
+               sure: float = Rescue.sure, doubts: Doubt = Doubt()) -> list[Item]:
     """Items from detections and their two crops' class probabilities (N, 2, classes).
 
     A detection is dropped when neither crop shows an index or half and the detector itself was
     unsure of it (the table under a false detection); when the detector was sure, the item stays,
     flagged. One scoring under ``threshold`` stays only when its name scores ``sure`` or more (see
-    ``Rescue``). Doubt about where (the box's score) or about what (a weak or contested name) flags
-    it. An item that is a surer one seen twice (``twins``) is dropped.
+    ``Rescue``). Doubt about where (the box's score) or about what (a weak or contested name,
+    ``doubts``) flags it. An item that is a surer one seen twice (``twins``) is dropped.
     """
     items = []
     for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
@@ -184,7 +197,7 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
         code, score, rival, rival_score = item_name(kind, pair)
         if box_score < threshold and score < sure:
             continue
-        flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score)
+        flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score, doubts.name, doubts.rival)
         items.append(Item(code, kind, tuple(float(v) for v in box), float(min(box_score, score)),
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
                           keypoints=_points(points)))

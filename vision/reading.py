@@ -13,12 +13,14 @@ LOW_SCORE = 0.5  # an item scoring below this is reported but flagged low-confid
 RIVAL_RATIO = 0.6  # a second reading scoring this share of the best makes the item ambiguous
 
 
-def doubt(score: float, rival_score: float) -> str | None:
-    """Why an item scored ``score``, with a runner-up at ``rival_score``, is doubtful; None when it is not."""
-    if score < LOW_SCORE:
-        return LOW_CONFIDENCE
-    if rival_score >= RIVAL_RATIO * score:
+def doubt(score: float, rival_score: float, low: float = LOW_SCORE, ratio: float = RIVAL_RATIO) -> str | None:
+    """Why an item scored ``score``, with a runner-up at ``rival_score``, is doubtful (a runner-up at
+    ``ratio`` of it or more, which the one checking it is told of; else under ``low``); None when it
+    is not."""
+    if rival_score >= ratio * score:
         return AMBIGUOUS
+    if score < low:
+        return LOW_CONFIDENCE
     return None
 
 
