@@ -27,16 +27,17 @@ def rounded(figures: dict[str, object]) -> dict[str, object]:
 def sweep(model: Path, data: Path, settings: list[Setting], rule: str, fields: tuple[str, str],
           real: Path | None = None) -> dict[Setting, dict[str, object]]:
     """`oxeye evaluate`'s synthetic figures on ``data`` (and the real cards' in ``real``, prefixed
-    ``real_``) for each setting, put in the two ``fields`` of the model's classifier's ``rule`` (a
-    frozen dataclass such as ``Twins``); printed as it goes."""
+    ``real_``) for each setting, put in the two ``fields`` of the detector's or else its classifier's
+    ``rule`` (a frozen dataclass such as ``Scales`` or ``Twins``); printed as it goes."""
     from oxeye.vision.detector import Detector
     from oxeye.vision.evaluate import real_cards, synthetic
 
     detector = Detector(model)
+    owner = detector if hasattr(detector, rule) else detector.classifier
     figures: dict[Setting, dict[str, object]] = {}
     for chosen in settings:
         values = dict(zip(fields, chosen))
-        setattr(detector.classifier, rule, replace(getattr(detector.classifier, rule), **values))
+        setattr(owner, rule, replace(getattr(owner, rule), **values))
         figures[chosen] = synthetic(detector, data)
         if real is not None:
             figures[chosen] |= {f"real_{k}": v for k, v in real_cards(detector, real).items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,21 @@ IOU = 0.7  # class-aware suppression, as ultralytics predicts
 CROSS_IOU = 0.8
 
 
+@dataclass(frozen=True)
+class Scales:
+    """The input sizes a frame is read at (a model with a dynamic input only). First ``zoom`` times
+    the size the detector was trained at (rounded to its stride): a table seen whole holds items
+    smaller than most it was trained on, and enlarged a little it finds more of them, fanned cards
+    above all. Where the items it finds there are large (their median short side over ``large`` of
+    the frame's long side: a close-up), it reads the frame again at its own size, as enlarged they
+    would lie beyond the sizes it learnt. Chosen on tuning builds with ``python -m
+    bench.scales_sweep``; MODEL_CARD.md has the figures. A ``zoom`` of 1 reads each frame once, at
+    the model's size."""
+
+    zoom: float = 1.3
+    large: float = 0.15
+
+
 class Detector:
     """An exported YOLO detector (ONNX) with its class names, and its crop classifier when it finds
     kinds with keypoints, run on 2 CPU threads."""
@@ -48,28 +64,42 @@ class Detector:
         if two_stage and self.keypoints != KEYPOINTS:
             raise OSError(f"{model} finds cards and tiles without their {KEYPOINTS} keypoints: retrain it with --labels pose")
         self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
+        # Two sizes were chosen for a two-stage detector, whose classifier names items from the frame itself.
+        self.scales = Scales() if dynamic and two_stage else Scales(zoom=1.0)
 
-    def raw(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        """The model's raw output for a BGR frame, and the letterbox used."""
-        blob, fit = letterbox(image, self.size, self.stride)
+    def raw(self, image: np.ndarray, size: int | None = None) -> tuple[np.ndarray, Letterbox]:
+        """The model's raw output for a BGR frame read at ``size`` (its own by default), and the letterbox used."""
+        blob, fit = letterbox(image, size or self.size, self.stride)
         return self.session.run(None, {self.input_name: blob})[0], fit
 
-    def detect(self, image: np.ndarray, conf: float = CONF, iou: float = IOU) -> Detections:
-        """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics)."""
-        output, fit = self.raw(image)
+    def detect(self, image: np.ndarray, conf: float = CONF, iou: float = IOU, size: int | None = None) -> Detections:
+        """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics), read
+        at ``size`` (the model's own by default)."""
+        output, fit = self.raw(image, size)
         found = decode(output, conf, iou, keypoints=self.keypoints)
         height, width = image.shape[:2]
         return Detections(fit.to_frame(found.boxes, width, height), found.scores, found.class_ids,
                           found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))
 
+    @property
+    def zoomed(self) -> int:
+        """The input size a frame is read at first (``Scales``): the model's own times the zoom, to its stride."""
+        if self.stride is None:
+            return self.size
+        return max(self.stride, round(self.size * self.scales.zoom / self.stride) * self.stride)
+
     def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None) -> Reading:
-        """Items named, each physical item once, grouped into hands. Detections under ``conf`` are
-        kept where their crops read surely (``classifier.Rescue``); then the items a short hand lacks
-        are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table
+        """Items named, each physical item once, grouped into hands. The frame is read enlarged, and
+        again at the model's own size where what it finds is large (``Scales``). Detections under
+        ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a
+        short hand lacks are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table
         (a table playing with cards knows it holds no tiles), detections of other kinds are dropped
         before suppression: a rug's weave read as dominoes is then never reported."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
-        found = cross_class_suppression(of_kinds(self.detect(image, floor), self.names, kinds), CROSS_IOU)
+        found = of_kinds(self.detect(image, floor, size=self.zoomed), self.names, kinds)
+        if self.zoomed != self.size and _median_short_side(found, conf) > self.scales.large * max(image.shape[:2]):
+            found = of_kinds(self.detect(image, floor), self.names, kinds)  # a close-up: at the model's own size
+        found = cross_class_suppression(found, CROSS_IOU)
         height, width = image.shape[:2]
         if self.classifier is None:
             items = collapse(found, self.names)
@@ -81,6 +111,12 @@ class Detector:
         if len(completed) > len(items):
             items, hands = completed, group_hands(completed)
         return Reading(width, height, items, hands)
+
+
+def _median_short_side(found: Detections, conf: float) -> float:
+    """The median short side, in frame pixels, of the boxes scoring ``conf`` or more; 0 when there are none."""
+    boxes = found.boxes[found.scores >= conf]
+    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) if len(boxes) else 0.0
 
 
 def of_kinds(found: Detections, names: tuple[str, ...], kinds: Collection[str] | None) -> Detections:
