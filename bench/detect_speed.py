@@ -42,9 +42,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     detector = Detector(onnx, threads=2)
     items = len(detector.read(frame).items)
     ours_s = median_seconds(lambda: detector.read(frame), args.repeats)
-    read_at, detector.scales = detector.zoomed, Scales(zoom=1.0)
+    read_at, served, detector.scales = detector.zoomed, detector.scales, Scales(zoom=1.0)
     own_size_s = median_seconds(lambda: detector.read(frame), args.repeats)
-    detector.scales = Scales()
+    detector.scales = served
     if detector.classifier is not None:  # then the same detector without them
         detector.classifier.rescue = Rescue(floor=1.0)  # off: nothing under the threshold is looked at
         detector.classifier.completion = Completion(sure=2.0)  # off: no short hand is looked at again

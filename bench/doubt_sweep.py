@@ -6,7 +6,7 @@ ambiguous), and with ``--real`` the real cards' figures too. The flags' own figu
 (wrong_reports_flagged, right_reports_flagged, unflagged_reports_right) and the sure hands are what
 move. Pick on builds that are neither trained on nor held out (MODEL_CARD.md uses seeds 555 and
 556). Run:
-python -m bench.doubt_sweep runs/tuneg 0.5:0.6 0.7:0.6 0.8:0.6 0.9:0.6 0.8:0.5 0.8:0.7
+python -m bench.doubt_sweep runs/tuneg 0.5:0.6 0.7:0.6 0.8:0.6 0.85:0.6 0.9:0.6 0.8:0.5 0.8:0.7
 """
 
 from __future__ import annotations

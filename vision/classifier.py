@@ -197,7 +197,8 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
         code, score, rival, rival_score = item_name(kind, pair)
         if box_score < threshold and score < sure:
             continue
-        flag = LOW_CONFIDENCE if unread or box_score < LOW_SCORE else doubt(score, rival_score, doubts.name, doubts.rival)
+        doubtful = unread or box_score < LOW_SCORE
+        flag = LOW_CONFIDENCE if doubtful else doubt(score, rival_score, doubts.name, doubts.rival)
         items.append(Item(code, kind, tuple(float(v) for v in box), float(min(box_score, score)),
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
                           keypoints=_points(points)))

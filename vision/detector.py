@@ -31,14 +31,14 @@ CROSS_IOU = 0.8
 
 @dataclass(frozen=True)
 class Scales:
-    """The input sizes a frame is read at (a model with a dynamic input only). First ``zoom`` times
-    the size the detector was trained at (rounded to its stride): a table seen whole holds items
-    smaller than most it was trained on, and enlarged a little it finds more of them, fanned cards
-    above all. Where the items it finds there are large (their median short side over ``large`` of
-    the frame's long side: a close-up), it reads the frame again at its own size, as enlarged they
-    would lie beyond the sizes it learnt. Chosen on tuning builds with ``python -m
-    bench.scales_sweep``; MODEL_CARD.md has the figures. A ``zoom`` of 1 reads each frame once, at
-    the model's size."""
+    """The input sizes a frame is read at (by a two-stage detector with a dynamic input; any other
+    reads at its own size). First ``zoom`` times the size the detector was trained at (rounded to
+    its stride): a table seen whole holds items smaller than most it was trained on, and enlarged a
+    little it finds more of them, fanned cards above all. Where the items it finds there are large
+    (their median short side over ``large`` of the frame's long side: a close-up), it reads the
+    frame again at its own size, as enlarged they would lie beyond the sizes it learnt. Chosen on
+    tuning builds with ``python -m bench.scales_sweep``; MODEL_CARD.md has the figures. A ``zoom``
+    of 1 reads each frame once, at the model's size."""
 
     zoom: float = 1.3
     large: float = 0.15
@@ -92,9 +92,10 @@ class Detector:
         """Items named, each physical item once, grouped into hands. The frame is read enlarged, and
         again at the model's own size where what it finds is large (``Scales``). Detections under
         ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a
-        short hand lacks are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table
-        (a table playing with cards knows it holds no tiles), detections of other kinds are dropped
-        before suppression: a rug's weave read as dominoes is then never reported."""
+        short hand lacks are looked for where they would lie (``vision.completion``). Given the
+        ``kinds`` on the table (a table playing with cards knows it holds no tiles), detections of
+        other kinds are dropped before suppression: a rug's weave read as dominoes is then never
+        reported."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
         found = of_kinds(self.detect(image, floor, size=self.zoomed), self.names, kinds)
         if self.zoomed != self.size and _median_short_side(found, conf) > self.scales.large * max(image.shape[:2]):
