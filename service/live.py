@@ -37,8 +37,11 @@ class LiveTable:
                  settle_frames: int) -> None:
         self.detector, self.rules, self.banker, self.stakes = detector, rules, banker, stakes
         self.steadier = Steadier(settle_frames)
+        self.read_at: int | None = None  # the size the last frame was read at: the next is read at it first
 
     def frame(self, image: np.ndarray) -> tuple[Steady, dict[str, Any]]:
         """The frame steadied, and its scored JSON (see ``score_steady``)."""
-        steady = self.steadier.update(self.detector.read(image, kinds=table_kinds(self.rules)))
+        reading = self.detector.read(image, kinds=table_kinds(self.rules), start=self.read_at)
+        self.read_at = reading.read_at
+        steady = self.steadier.update(reading)
         return steady, score_steady(steady, self.rules, self.banker, self.stakes)

@@ -33,7 +33,7 @@ class Table:
     def __init__(self) -> None:
         self.told: list[Collection[str] | None] = []
 
-    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None, start: int | None = None) -> Reading:
         self.told.append(kinds)
         return rows_reading([BANKER, PLAYER])
 
@@ -44,7 +44,7 @@ class Gate:
     def __init__(self, inner: Table) -> None:
         self.inner, self.entered, self.release = inner, threading.Event(), threading.Event()
 
-    def read(self, image: np.ndarray, kinds: Collection[str] | None = None) -> Reading:
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None, start: int | None = None) -> Reading:
         if not self.entered.is_set():
             self.entered.set()
             assert self.release.wait(10)

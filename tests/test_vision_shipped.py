@@ -249,16 +249,24 @@ def test_the_rescue_sweep_scores_each_setting_as_evaluate_does(doubted: Path) ->
     assert figures[1.0, 1.0] == synthetic(off, doubted) and figures[1.0, 1.0] != figures[0.05, 0.9]
 
 
-def _sizes_read(detector: Detector, image: np.ndarray) -> list[int]:
-    """The input sizes ``detector`` runs its model at to read ``image``."""
+def _sizes_read(detector: Detector, read: Callable[[], object]) -> list[int]:
+    """The input sizes ``detector`` runs its model at while ``read`` reads with it."""
     sizes: list[int] = []
     run = detector.raw
     detector.raw = lambda frame, size=None: sizes.append(size or detector.size) or run(frame, size)
     try:
-        detector.read(image)
+        read()
     finally:
         del detector.raw  # the class's own again
     return sizes
+
+
+def _close_up(build: Path) -> np.ndarray:
+    """The one photo of a one-photo build."""
+    from oxeye.vision.images import read_image
+
+    (meta,) = (build / "meta").glob("*.json")
+    return read_image(build / json.loads(meta.read_text())["image"])
 
 
 def test_a_table_seen_whole_is_read_enlarged_and_a_close_up_again_at_the_model_s_size(doubted: Path) -> None:
@@ -267,16 +275,35 @@ def test_a_table_seen_whole_is_read_enlarged_and_a_close_up_again_at_the_model_s
     it is read again at 320; with a zoom of 1, every frame is read once at 320."""
     from bench.frames import table_photo
     from oxeye.vision.detector import Detector, Scales
-    from oxeye.vision.images import read_image
 
     detector = Detector()
-    (meta,) = (doubted / "meta").glob("*.json")
-    close_up = read_image(doubted / json.loads(meta.read_text())["image"])
+    table, close_up = table_photo(), _close_up(doubted)
     assert (detector.size, detector.zoomed) == (320, 416)
-    assert _sizes_read(detector, table_photo()) == [416]
-    assert _sizes_read(detector, close_up) == [416, 320]
+    assert _sizes_read(detector, lambda: detector.read(table)) == [416]
+    assert _sizes_read(detector, lambda: detector.read(close_up)) == [416, 320]
+    assert detector.read(table).read_at == 416 and detector.read(close_up).read_at == 320
     detector.scales = Scales(zoom=1.0)
-    assert _sizes_read(detector, table_photo()) == _sizes_read(detector, close_up) == [320]
+    assert _sizes_read(detector, lambda: detector.read(table)) == [320]
+    assert _sizes_read(detector, lambda: detector.read(close_up)) == [320]
+
+
+def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(doubted: Path) -> None:
+    """A live table passes each frame's size on to the next (``Detector.read``'s ``start``): a camera
+    held over one hand is read once a frame at 320 px, and a change of view costs one frame a second
+    reading; the readings are those of a frame read afresh."""
+    from bench.frames import table_photo
+    from oxeye.service.live import LiveTable
+    from oxeye.service.rules_files import load_preset
+    from oxeye.vision.detector import Detector
+
+    detector = Detector()
+    live = LiveTable(detector, load_preset("niuniu"), 0, {}, settle_frames=3)
+    table, close_up = table_photo(), _close_up(doubted)
+    views = [close_up, close_up, table, table, close_up]
+    assert [_sizes_read(detector, lambda view=view: live.frame(view)) for view in views] == [
+        [416, 320], [320], [320, 416], [416], [416, 320]]
+    assert detector.read(close_up, start=320).to_json() == detector.read(close_up).to_json()
+    assert detector.read(table, start=320).to_json() == detector.read(table).to_json()
 
 
 def test_the_scales_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:

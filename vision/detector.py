@@ -88,30 +88,35 @@ class Detector:
             return self.size
         return max(self.stride, round(self.size * self.scales.zoom / self.stride) * self.stride)
 
-    def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None) -> Reading:
-        """Items named, each physical item once, grouped into hands. The frame is read enlarged, and
-        again at the model's own size where what it finds is large (``Scales``). Detections under
-        ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a
-        short hand lacks are looked for where they would lie (``vision.completion``). Given the
-        ``kinds`` on the table (a table playing with cards knows it holds no tiles), detections of
-        other kinds are dropped before suppression: a rug's weave read as dominoes is then never
-        reported."""
+    def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None,
+             start: int | None = None) -> Reading:
+        """Items named, each physical item once, grouped into hands. The frame is read enlarged, and again at
+        the model's own size where what it finds is large (``Scales``); given as ``start`` the size a camera's
+        last frame was read at (``Reading.read_at``), it is read at that first, and again only where it calls
+        for the other size, so that a camera held over one hand pays one reading a frame. Detections under
+        ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a short hand
+        lacks are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table (a
+        table playing with cards knows it holds no tiles), detections of other kinds are dropped before
+        suppression: a rug's weave read as dominoes is then never reported."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
-        found = of_kinds(self.detect(image, floor, size=self.zoomed), self.names, kinds)
-        if self.zoomed != self.size and _median_short_side(found, conf) > self.scales.large * max(image.shape[:2]):
-            found = of_kinds(self.detect(image, floor), self.names, kinds)  # a close-up: at the model's own size
+        read_at = start if start in (self.size, self.zoomed) else self.zoomed
+        found = of_kinds(self.detect(image, floor, size=read_at), self.names, kinds)
+        if self.zoomed != self.size:
+            close_up = _median_short_side(found, conf) > self.scales.large * max(image.shape[:2])
+            if (wanted := self.size if close_up else self.zoomed) != read_at:
+                read_at, found = wanted, of_kinds(self.detect(image, floor, size=wanted), self.names, kinds)
         found = cross_class_suppression(found, CROSS_IOU)
         height, width = image.shape[:2]
         if self.classifier is None:
             items = collapse(found, self.names)
-            return Reading(width, height, items, group_hands(items))
+            return Reading(width, height, items, group_hands(items), read_at)
         levels = pyramid(image)  # both the naming and the search of short hands crop from it
         items = self.classifier.name(levels, found, conf)
         hands = group_hands(items)
         completed = self.classifier.complete(levels, items, hands)
         if len(completed) > len(items):
             items, hands = completed, group_hands(completed)
-        return Reading(width, height, items, hands)
+        return Reading(width, height, items, hands, read_at)
 
 
 def _median_short_side(found: Detections, conf: float) -> float:

@@ -64,12 +64,14 @@ class Hand:
 
 @dataclass
 class Reading:
-    """Everything read in one frame of ``width`` x ``height`` pixels."""
+    """Everything read in one frame of ``width`` x ``height`` pixels; ``read_at``, the input size the
+    detector read it at (``detector.Scales``; None where no detector read it). Not in the contract."""
 
     width: int
     height: int
     items: list[Item] = field(default_factory=list)
     hands: list[Hand] = field(default_factory=list)
+    read_at: int | None = None
 
     def to_json(self) -> dict[str, object]:
         """The ``oxeye detect --json`` contract."""
