@@ -193,15 +193,21 @@ def _one_photo(out: Path, index: int) -> Path:
     return out
 
 
-def _reports_over(build: Path, code: str) -> Callable[[Detector], tuple[list[Item], list[Item]]]:
-    """For the one photo of ``build``: what a detector reports as ``code`` over that card's true box
-    (IoU 0.5 or more), and everything it reports."""
-    from oxeye.vision.decode import iou_matrix
+def _the_photo(build: Path) -> tuple[dict, np.ndarray]:
+    """The labels and the image of a one-photo build."""
     from oxeye.vision.images import read_image
 
     (path,) = (build / "meta").glob("*.json")
     meta = json.loads(path.read_text())
-    image = read_image(build / meta["image"])
+    return meta, read_image(build / meta["image"])
+
+
+def _reports_over(build: Path, code: str) -> Callable[[Detector], tuple[list[Item], list[Item]]]:
+    """For the one photo of ``build``: what a detector reports as ``code`` over that card's true box
+    (IoU 0.5 or more), and everything it reports."""
+    from oxeye.vision.decode import iou_matrix
+
+    meta, image = _the_photo(build)
     card = np.array([next(item["box"] for item in meta["items"] if item["code"] == code)])
 
     def reports(detector: Detector) -> tuple[list[Item], list[Item]]:
@@ -261,14 +267,6 @@ def _sizes_read(detector: Detector, read: Callable[[], object]) -> list[int]:
     return sizes
 
 
-def _close_up(build: Path) -> np.ndarray:
-    """The one photo of a one-photo build."""
-    from oxeye.vision.images import read_image
-
-    (meta,) = (build / "meta").glob("*.json")
-    return read_image(build / json.loads(meta.read_text())["image"])
-
-
 def test_a_table_seen_whole_is_read_enlarged_and_a_close_up_again_at_the_model_s_size(doubted: Path) -> None:
     """``detector.Scales``: the benchmark's table (cards a few percent of the frame) is read once,
     at 1.3 times the 320 pixels the detector was trained at; a close-up's cards are large there, so
@@ -277,7 +275,7 @@ def test_a_table_seen_whole_is_read_enlarged_and_a_close_up_again_at_the_model_s
     from oxeye.vision.detector import Detector, Scales
 
     detector = Detector()
-    table, close_up = table_photo(), _close_up(doubted)
+    table, (_, close_up) = table_photo(), _the_photo(doubted)
     assert (detector.size, detector.zoomed) == (320, 416)
     assert _sizes_read(detector, lambda: detector.read(table)) == [416]
     assert _sizes_read(detector, lambda: detector.read(close_up)) == [416, 320]
@@ -298,7 +296,7 @@ def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(doubted: 
 
     detector = Detector()
     live = LiveTable(detector, load_preset("niuniu"), 0, {}, settle_frames=3)
-    table, close_up = table_photo(), _close_up(doubted)
+    table, (_, close_up) = table_photo(), _the_photo(doubted)
     views = [close_up, close_up, table, table, close_up]
     assert [_sizes_read(detector, lambda view=view: live.frame(view)) for view in views] == [
         [416, 320], [320], [320, 416], [416], [416, 320]]

@@ -99,12 +99,16 @@ class Detector:
         table playing with cards knows it holds no tiles), detections of other kinds are dropped before
         suppression: a rug's weave read as dominoes is then never reported."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
+
+        def candidates(size: int) -> Detections:
+            return of_kinds(self.detect(image, floor, size=size), self.names, kinds)
+
         read_at = start if start in (self.size, self.zoomed) else self.zoomed
-        found = of_kinds(self.detect(image, floor, size=read_at), self.names, kinds)
+        found = candidates(read_at)
         if self.zoomed != self.size:
             close_up = _median_short_side(found, conf) > self.scales.large * max(image.shape[:2])
             if (wanted := self.size if close_up else self.zoomed) != read_at:
-                read_at, found = wanted, of_kinds(self.detect(image, floor, size=wanted), self.names, kinds)
+                read_at, found = wanted, candidates(wanted)
         found = cross_class_suppression(found, CROSS_IOU)
         height, width = image.shape[:2]
         if self.classifier is None:
