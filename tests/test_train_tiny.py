@@ -273,11 +273,13 @@ def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) 
     assert (out / "oxeye.onnx").is_file()
 
 
-def test_a_run_may_be_given_hours_instead_of_epochs(tiny: Path) -> None:
-    """A lent GPU is lent for a set time: --hours hands ultralytics its time limit, which stops the run."""
+def test_a_run_may_be_given_hours_instead_of_epochs_and_its_keypoint_sigma(tiny: Path) -> None:
+    """A lent GPU is lent for a set time: --hours hands ultralytics its time limit, which stops the run.
+    --keypoint-sigma reaches ultralytics in data.yaml (the shipped detector's first epochs ran at 0.5)."""
     out = tiny / "timed"
-    _train_tiny(tiny, out, "--epochs", "50", "--hours", "0.0003")
+    _train_tiny(tiny, out, "--epochs", "50", "--hours", "0.0003", "--keypoint-sigma", "0.5")
     assert "time: 0.0003" in (out / "train" / "args.yaml").read_text().splitlines()
+    assert "kpt_oks_sigmas: [0.5, 0.5]" in (out / "yolo" / "data.yaml").read_text().splitlines()
     epochs = len((out / "train" / "results.csv").read_text().splitlines()) - 1
     assert 1 <= epochs < 50
     assert (out / "oxeye.onnx").is_file()
@@ -313,6 +315,10 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--lr0 must be between 0 and 1" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", "0"]) == 2
     assert "--hours must be above 0" in capsys.readouterr().err
+    for sigma in ("0", "1.5"):
+        assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--keypoint-sigma", sigma]) == 2
+        assert f"--keypoint-sigma must be above 0 and at most 1, got {float(sigma)}" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def test_importing_ultralytics_leaves_pillow_alone() -> None:

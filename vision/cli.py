@@ -8,6 +8,7 @@ from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KINDS, LABEL_MODES
+from oxeye.vision.train import KEYPOINT_SIGMA
 
 REAL_CARDS = "../shared/real/cards-edje"
 
@@ -17,7 +18,7 @@ def _train(args: argparse.Namespace) -> int:
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
                          args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0,
-                         args.hours)
+                         args.hours, args.keypoint_sigma)
     out = train(config)
     print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
     return 0
@@ -116,6 +117,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")
     train.add_argument("--hours", type=float, help="train for this long instead of --epochs: ultralytics times "
                        "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease)")
+    train.add_argument("--keypoint-sigma", type=float, default=KEYPOINT_SIGMA, metavar="SIGMA",
+                       help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
+                            "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe)")
     train.set_defaults(handler=_train)
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "

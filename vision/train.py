@@ -43,6 +43,7 @@ class TrainConfig:
     cache: bool = False  # hold the resized training images in memory (fast epochs, about 1 GB per 5,000 at 320)
     lr0: float | None = None  # AdamW's starting rate; None lets ultralytics choose (too high to fine-tune briefly)
     hours: float | None = None  # train this long instead of ``epochs`` (ultralytics fits the schedule to the time)
+    keypoint_sigma: float = KEYPOINT_SIGMA  # the shipped detector's first 3 epochs ran at ultralytics' 0.5
 
     @property
     def architecture(self) -> str:
@@ -58,6 +59,8 @@ class TrainConfig:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.hours is not None and not self.hours > 0:
             raise ValueError(f"--hours must be above 0, got {self.hours}")
+        if not 0 < self.keypoint_sigma <= 1:
+            raise ValueError(f"--keypoint-sigma must be above 0 and at most 1, got {self.keypoint_sigma}")
         if self.data is None:
             raise ValueError("--data is required (except with --resume, which takes the run's own)")
         require_build(self.data)
@@ -122,8 +125,10 @@ def _link(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float) -> Path:
-    """Write ``target`` as an ultralytics dataset (images/, labels/ per split, data.yaml); returns data.yaml."""
+def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
+                    keypoint_sigma: float = KEYPOINT_SIGMA) -> Path:
+    """Write ``target`` as an ultralytics dataset (images/, labels/ per split, data.yaml, which gives a pose
+    dataset's keypoints ``keypoint_sigma``); returns data.yaml."""
     metas = sorted((source / "meta").glob("*.json"))
     if not metas:
         raise ValueError(f"--data {source} holds no images (meta/ is empty)")
@@ -145,7 +150,7 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float) 
     # ultralytics' default OKS sigma for keypoints other than COCO's 17 is 1 / count (0.5 here), which
     # scores a keypoint half an item away as nearly right and so barely teaches where it lies.
     pose = (f"kpt_shape: [{KEYPOINTS}, 3]\nflip_idx: {list(range(KEYPOINTS))}\n"
-            f"kpt_oks_sigmas: {[KEYPOINT_SIGMA] * KEYPOINTS}\n") if mode == "pose" else ""
+            f"kpt_oks_sigmas: {[keypoint_sigma] * KEYPOINTS}\n") if mode == "pose" else ""
     data = target / "data.yaml"
     data.write_text(f"path: {target.resolve()}\ntrain: images/train\nval: images/val\n{pose}names:\n{names}\n")
     return data
@@ -169,7 +174,8 @@ def train(config: TrainConfig) -> Path:
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         YOLO(str(last)).train(resume=True)
     else:
-        data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction)
+        data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction,
+                               config.keypoint_sigma)
         fine_tune = config.architecture.endswith(".pt")
         YOLO(config.architecture).train(
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
