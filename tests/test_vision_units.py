@@ -595,6 +595,27 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     assert flagged["wrong_reports_flagged"] == pytest.approx(2 / 3)
 
 
+def test_each_real_card_lost_is_told_by_how(tmp_path: Path) -> None:
+    """Six labelled cards: one read right, one misread, one twice, one under a box of its rank that
+    takes in its neighbour, one under a box of another rank, one with nothing over it."""
+    from bench.real_losses import losses, main
+
+    labels = [("ace", (0, 0, 40, 60)), ("ten", (50, 0, 90, 60)), ("king", (100, 0, 140, 60)),
+              ("queen", (150, 0, 190, 60)), ("jack", (200, 0, 240, 60)), ("nine", (250, 0, 290, 60))]
+    write_labelled_photo(tmp_path, "IMG_1", np.zeros((100, 300, 3), np.uint8), labels)
+    reader = _Fixed([Item("AH", "card", (0, 0, 40, 60), 0.9), Item("9D", "card", (50, 0, 90, 60), 0.9),
+                     Item("KS", "card", (100, 0, 140, 60), 0.9), Item("KC", "card", (101, 1, 139, 59), 0.4),
+                     Item("QH", "card", (110, 0, 192, 60), 0.3),  # over the queen and most of the king
+                     Item("5S", "card", (180, 0, 262, 60), 0.6),  # over the jack and beyond, another rank
+                     Item("2-1", "tile", (250, 0, 290, 60), 0.9)])  # a tile is no card
+    count, lost = losses(reader, tmp_path)
+    assert count == 6
+    assert lost == {"misread": ["IMG_1.JPG ten"], "twice": ["IMG_1.JPG king"], "boxed with another": ["IMG_1.JPG queen"],
+                    "taken by another": ["IMG_1.JPG jack"], "not reported": ["IMG_1.JPG nine"]}
+    with pytest.raises(SystemExit, match="no labelled photos"):
+        main(["--real", str(tmp_path / "elsewhere")])
+
+
 def test_accuracy_intervals_resample_whole_photos() -> None:
     from oxeye.vision.evaluate import interval
 

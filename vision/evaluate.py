@@ -242,6 +242,18 @@ def grouping(data: Path) -> float:
     return right / max(total, 1)
 
 
+def labelled_photos(folder: Path) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+    """Each photo of a real set (``folder/photos``, Pascal VOC beside each) with its labels: rank name
+    and box (x1, y1, x2, y2), in the labels' order."""
+    found = []
+    for xml in sorted(folder.glob("photos/*.xml")):
+        root = ElementTree.parse(xml).getroot()
+        labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
+                  for o in root.iter("object")]
+        found.append((xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg"), labels))
+    return found
+
+
 def real_cards(detector: Detector, folder: Path, told: bool = False) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, the reports
     matching no labelled card, and how far the flags of all reports can be trusted. Every visible card
@@ -256,11 +268,7 @@ def _real_cards(detector: Detector, folder: Path, told: bool = False) -> tuple[d
     ranked: list[int] = []  # per photo, cards found once with their rank right; and cards
     cards: list[int] = []
     reports: Counter[tuple[bool, bool]] = Counter()  # every report: (rank right, flagged)
-    for xml in sorted(folder.glob("photos/*.xml")):
-        root = ElementTree.parse(xml).getroot()
-        labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
-                  for o in root.iter("object")]
-        photo = xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg")
+    for photo, labels in labelled_photos(folder):
         reading: Reading = detector.read(read_image(photo), kinds=("card",) if told else None)
         cards_only = [item for item in reading.items if item.kind == "card"]
         same = alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
