@@ -2,8 +2,9 @@
 (found once, rank right), by how, so that what to change next is chosen on counts, not on a look.
 
 A card is misread (found once, rank wrong), reported twice, or never located; one never located is
-boxed with another (a report of its rank covers it but takes in much else: one box over it and a
-card beside it), taken by another (a report of another rank covers most of it), or not reported.
+boxed with another (a report of its rank covers half of it or more, but takes in too much else to
+match it: one box over it and a card beside it), taken by another (a report of another rank covers
+half of it or more), or not reported.
 Matching is ``oxeye evaluate``'s (``vision.matching``). Run:
 python -m bench.real_losses [--real ../shared/real/cards-edje] [--model models/oxeye.onnx]
 """
@@ -19,6 +20,8 @@ import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.decode import intersections
+from oxeye.vision.detector import Detector
+from oxeye.vision.evaluate import RANKS, labelled_photos
 from oxeye.vision.images import read_image
 from oxeye.vision.matching import alike, as_boxes, matches
 from oxeye.vision.reading import Item, Reading
@@ -28,14 +31,14 @@ COVERS = 0.5  # a report covering this much of a card's label lies over it
 
 
 class Reader(Protocol):
+    """What reads a frame as the detector does: a ``Detector``, or a fixed reading in the tests."""
+
     def read(self, image: np.ndarray) -> Reading: ...
 
 
 def losses(reader: Reader, folder: Path) -> tuple[int, dict[str, list[str]]]:
     """How many cards the real set labels, and for each way of losing one the cards lost so
     ('PHOTO rank', in the labels' order)."""
-    from oxeye.vision.evaluate import RANKS, labelled_photos
-
     lost: dict[str, list[str]] = {loss: [] for loss in LOSSES}
     count = 0
     for photo, labels in labelled_photos(folder):
@@ -79,8 +82,6 @@ def main(argv: list[str] | None = None) -> dict[str, list[str]]:
     args = parser.parse_args(argv)
     if not any(args.real.glob("photos/*.xml")):
         raise SystemExit(f"no labelled photos in {args.real}/photos")
-    from oxeye.vision.detector import Detector
-
     count, lost = losses(Detector(args.model), args.real)
     tally = Counter({loss: len(cards) for loss, cards in lost.items()})
     print(f"{count} cards, {count - sum(tally.values())} read right; lost: "
