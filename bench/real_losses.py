@@ -14,41 +14,29 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Protocol
-
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.decode import intersections
 from oxeye.vision.detector import Detector
-from oxeye.vision.evaluate import RANKS, labelled_photos
-from oxeye.vision.images import read_image
-from oxeye.vision.matching import alike, as_boxes, matches
-from oxeye.vision.reading import Item, Reading
+from oxeye.vision.evaluate import RANKS, labelled_photos, read_labelled
+from oxeye.vision.matching import as_boxes
+from oxeye.vision.reading import Item
 
 LOSSES = ("misread", "twice", "boxed with another", "taken by another", "not reported")
 COVERS = 0.5  # a report covering this much of a card's label lies over it
 
 
-class Reader(Protocol):
-    """What reads a frame as the detector does: a ``Detector``, or a fixed reading in the tests."""
-
-    def read(self, image: np.ndarray) -> Reading: ...
-
-
-def losses(reader: Reader, folder: Path) -> tuple[int, dict[str, list[str]]]:
+def losses(detector: Detector, folder: Path) -> tuple[int, dict[str, list[str]]]:
     """How many cards the real set labels, and for each way of losing one the cards lost so
     ('PHOTO rank', in the labels' order)."""
     lost: dict[str, list[str]] = {loss: [] for loss in LOSSES}
     count = 0
     for photo, labels in labelled_photos(folder):
-        cards = [item for item in reader.read(read_image(photo)).items if item.kind == "card"]
-        ranks = [RANKS[name] for name, _ in labels]
-        truth = as_boxes([box for _, box in labels])
-        matched = matches(truth, as_boxes([item.box for item in cards]), None, alike(ranks, [c.code[:-1] for c in cards]))
-        for rank, box, found, (name, _) in zip(ranks, truth, matched, labels):
+        _, cards, matched = read_labelled(detector, photo, labels)
+        for (name, box), found in zip(labels, matched):
             count += 1
-            loss = _loss(rank, box, [cards[f] for f in found], cards)
+            loss = _loss(RANKS[name], as_boxes([box])[0], [cards[f] for f in found], cards)
             if loss:
                 lost[loss].append(f"{photo.name} {name}")
     return count, lost

@@ -254,6 +254,16 @@ def labelled_photos(folder: Path) -> list[tuple[Path, list[tuple[str, list[float
     return found
 
 
+def read_labelled(detector: Detector, photo: Path, labels: list[tuple[str, list[float]]],
+                  told: bool = False) -> tuple[Reading, list[Item], list[list[int]]]:
+    """One labelled real photo read: the reading, its card reports, and for each label the reports that
+    stand for it (``matches``, reading the rank right as the tie-break). ``told``: cards only."""
+    reading: Reading = detector.read(read_image(photo), kinds=("card",) if told else None)
+    cards = [item for item in reading.items if item.kind == "card"]
+    same = alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards])
+    return reading, cards, matches(as_boxes([box for _, box in labels]), as_boxes([i.box for i in cards]), None, same)
+
+
 def real_cards(detector: Detector, folder: Path, told: bool = False) -> dict[str, object]:
     """Whole-card localisation recall and rank accuracy (ranks 9 to A) on the real photos, the reports
     matching no labelled card, and how far the flags of all reports can be trusted. Every visible card
@@ -269,10 +279,7 @@ def _real_cards(detector: Detector, folder: Path, told: bool = False) -> tuple[d
     cards: list[int] = []
     reports: Counter[tuple[bool, bool]] = Counter()  # every report: (rank right, flagged)
     for photo, labels in labelled_photos(folder):
-        reading: Reading = detector.read(read_image(photo), kinds=("card",) if told else None)
-        cards_only = [item for item in reading.items if item.kind == "card"]
-        same = alike([RANKS[name] for name, _ in labels], [item.code[:-1] for item in cards_only])
-        matched = matches(as_boxes([box for _, box in labels]), as_boxes([i.box for i in cards_only]), None, same)
+        reading, cards_only, matched = read_labelled(detector, photo, labels, told)
         located += sum(bool(m) for m in matched)
         twice += sum(len(m) > 1 for m in matched)
         ranked.append(sum(len(m) == 1 and cards_only[m[0]].code[:-1] == RANKS[name]
