@@ -374,3 +374,28 @@ def test_the_completion_sweep_scores_each_setting_as_evaluate_does(hidden: Path)
     figures = main([str(hidden), "2:1", "0.9:1"])
     assert figures[0.9, 1.0] == synthetic(Detector(), hidden)  # the shipped search
     assert figures[0.9, 1.0]["item_accuracy"] > figures[2.0, 1.0]["item_accuracy"]  # the nine, found
+
+
+def _openvino_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("openvino") is not None
+
+
+@pytest.mark.skipif(_openvino_installed(), reason="OpenVINO is installed here, so it cannot be found absent")
+def test_the_openvino_benchmark_says_how_to_get_openvino_where_it_is_absent(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.openvino_speed import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--repeats", "1"])
+    assert stop.value.code == 2 and "pip install openvino" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not _openvino_installed(), reason="OpenVINO is not a dependency (MODEL_CARD.md, Speed): "
+                    "pip install openvino to compare the runtimes")
+def test_the_openvino_benchmark_reads_the_photos_as_onnxruntime_does(hidden: Path) -> None:
+    from bench.openvino_speed import main
+
+    result = main(["--repeats", "2", "--data", str(hidden)])
+    assert result["openvino_ms"] > 0 and result["onnxruntime_ms"] > 0
+    assert result["openvino_item_accuracy"] == result["onnxruntime_item_accuracy"] == 1.0

@@ -149,10 +149,11 @@ def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, o
     table would score, those read exactly) and, for a model with keypoints, the median and 90th
     percentile of the keypoint error of the items found once, over a held-out build. ``told``: the
     detector is told each photo's item kinds, as a table's rules tell the service."""
-    return _synthetic(detector, data, told)[0]
+    return synthetic_by_photo(detector, data, told)[0]
 
 
-def _synthetic(detector: Detector, data: Path, told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
+def synthetic_by_photo(detector: Detector, data: Path,
+                       told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
     """``synthetic``'s figures, and per photo the items and those read right."""
     missed = twice = extra = hands = exact = sure_hands = sure_right = 0
     errors: list[float] = []
@@ -312,14 +313,14 @@ def evaluate(model: Path, data: Path | None, real: Path | None, against: Path | 
     result: dict[str, object] = {"model": str(model), "label_mode": label_mode(detector.names), "told_kinds": told}
     gains: dict[str, object] = {}
     if data is not None:
-        figures, items, rights = _synthetic(detector, data, told)
+        figures, items, rights = synthetic_by_photo(detector, data, told)
         result["synthetic"] = {"map50_95": pipeline_map50_95(detector, data),
                                **map50_95(model, data, result["label_mode"], detector.size), **figures}
         if detector.classifier is not None:
             result["synthetic"]["naming_accuracy_on_true_keypoints"] = naming(detector, data)
         result["synthetic"]["grouping_accuracy_on_true_items"] = grouping(data)
         if other is not None:
-            theirs, _, their_rights = _synthetic(other, data, told)
+            theirs, _, their_rights = synthetic_by_photo(other, data, told)
             gains |= _gain("item_accuracy", figures, theirs, interval(items, rights, their_rights))
     if real is not None and (real / "photos").is_dir():
         figures, cards, ranked = _real_cards(detector, real, told)
