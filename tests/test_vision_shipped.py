@@ -399,3 +399,16 @@ def test_the_openvino_benchmark_reads_the_photos_as_onnxruntime_does(hidden: Pat
     result = main(["--repeats", "2", "--data", str(hidden)])
     assert result["openvino_ms"] > 0 and result["onnxruntime_ms"] > 0
     assert result["openvino_item_accuracy"] == result["onnxruntime_item_accuracy"] == 1.0
+
+
+def test_the_architecture_benchmark_times_a_candidate_beside_the_shipped_detector() -> None:
+    """An untrained yolov8n-pose has the shipped detector's layers, so its weights count as many (to
+    the export's folding: within 1%); a yolo26n-pose is smaller. The shipped one is every ratio's baseline."""
+    from bench.arch_speed import SHAPES, main
+
+    result = main(["yolov8n-pose", "yolo26n-pose", "--repeats", "3"])
+    assert result["yolov8n-pose"]["parameters_m"] == pytest.approx(result["shipped"]["parameters_m"], rel=0.01)
+    assert result["yolo26n-pose"]["parameters_m"] < result["shipped"]["parameters_m"]
+    for height, width in SHAPES:
+        assert result["shipped"][f"{width}x{height}_ratio_to_shipped"] == 1.0
+        assert all(figures[f"{width}x{height}_ms"] > 0 for figures in result.values())
