@@ -13,11 +13,12 @@ import argparse
 import contextlib
 import json
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KEYPOINTS, KINDS
 from oxeye.vision.runtime import open_session
@@ -54,17 +55,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     result: dict[str, dict[str, object]] = {name: {"parameters_m": parameters[name]} for name in files}
     for height, width in SHAPES:
         blob = np.random.default_rng(0).random((1, 3, height, width), np.float32)
-        spent: dict[str, list[float]] = {name: [] for name in sessions}
-        for _ in range(args.repeats + 1):
-            for name, session in sessions.items():
-                start = time.perf_counter()
-                session.run(None, {session.get_inputs()[0].name: blob})
-                spent[name].append(time.perf_counter() - start)
-        baseline = float(np.median(spent["shipped"][1:]))  # the first run of each is a warm-up
-        for name, times in spent.items():
-            median = float(np.median(times[1:]))
+        runs = {name: partial(session.run, None, {session.get_inputs()[0].name: blob}) for name, session in sessions.items()}
+        medians = alternated_medians(runs, args.repeats)
+        for name, median in medians.items():
             result[name][f"{width}x{height}_ms"] = round(median * 1e3, 2)
-            result[name][f"{width}x{height}_ratio_to_shipped"] = round(median / baseline, 3)
+            result[name][f"{width}x{height}_ratio_to_shipped"] = round(median / medians["shipped"], 3)
     for name, figures in result.items():
         print(json.dumps({"model": name, **figures}))
     return result

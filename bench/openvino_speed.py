@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from bench.frames import table_photo
+from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from oxeye.vision.detector import Detector
@@ -60,15 +61,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         parser.error("OpenVINO is not installed (it is not a dependency): pip install openvino")
     theirs, ours = Detector(args.model), on_openvino(args.model, args.precision)
     frame = table_photo()
-    times: dict[str, list[float]] = {"onnxruntime": [], "openvino": []}
-    for pipeline in (theirs, ours):
-        pipeline.read(frame)  # warm-up
-    for _ in range(args.repeats):  # alternated, so that both meet the same load
-        for name, pipeline in (("onnxruntime", theirs), ("openvino", ours)):
-            start = time.perf_counter()
-            pipeline.read(frame)
-            times[name].append(time.perf_counter() - start)
-    medians = {name: float(np.median(spent)) for name, spent in times.items()}
+    medians = alternated_medians({"onnxruntime": partial(theirs.read, frame), "openvino": partial(ours.read, frame)},
+                                 args.repeats)
     result: dict[str, object] = {"model": str(args.model), "precision": args.precision, "frame": "1280x720",
                                  "onnxruntime_ms": round(medians["onnxruntime"] * 1e3, 2),
                                  "openvino_ms": round(medians["openvino"] * 1e3, 2),
