@@ -50,12 +50,14 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         files = {"shipped": DEFAULT_MODEL} | {name: export_untrained(name, Path(scratch)) for name in args.models}
-        sessions = {name: open_session(path, 2, "")[0] for name, path in files.items()}
+        hint = "train one (models/MODEL_CARD.md)"
+        sessions = {name: open_session(path, 2, hint)[0] for name, path in files.items()}
         parameters = {name: _parameters(path) for name, path in files.items()}
     result: dict[str, dict[str, object]] = {name: {"parameters_m": parameters[name]} for name in files}
     for height, width in SHAPES:
         blob = np.random.default_rng(0).random((1, 3, height, width), np.float32)
-        runs = {name: partial(session.run, None, {session.get_inputs()[0].name: blob}) for name, session in sessions.items()}
+        runs = {name: partial(session.run, None, {session.get_inputs()[0].name: blob})
+                for name, session in sessions.items()}
         medians = alternated_medians(runs, args.repeats)
         for name, median in medians.items():
             result[name][f"{width}x{height}_ms"] = round(median * 1e3, 2)

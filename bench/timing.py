@@ -1,4 +1,4 @@
-"""The one way benchmarks here time things: the median of several runs of a callable."""
+"""The one way benchmarks here time things: the median of several runs of a callable, or of several in turn."""
 
 from __future__ import annotations
 
@@ -9,13 +9,7 @@ from collections.abc import Callable, Mapping
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:
     """Median wall time of ``repeats`` calls of ``run``, after one warm-up call."""
-    run()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return alternated_medians({"run": run}, repeats)["run"]
 
 
 def alternated_medians(runs: Mapping[str, Callable[[], object]], repeats: int) -> dict[str, float]:
