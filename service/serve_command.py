@@ -3,7 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import socket
 from pathlib import Path
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one), for ``--port``; anything else is a usage error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The service's socket, bound and listening before anything starts, so that a port already in
+    use or a host that is not this machine's ends ``oxeye serve`` with one line, not a server's log."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as error:  # socket.gaierror (an unknown host) is one too, with a negative errno
+        reason = os.strerror(error.errno) if (error.errno or 0) > 0 else error.strerror or str(error)
+        raise OSError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
+def address(sock: socket.socket) -> str:
+    """The URL a listening socket answers at (an IPv6 host in brackets)."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -14,11 +45,17 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.settle_frames < 1:
         raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
+    if args.data.exists() and not args.data.is_dir():
+        raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
                         settle_frames=args.settle_frames, source=args.source, stream_rules=args.stream_rules,
                         stream_banker=args.stream_banker)
-    # A viewer of /v1/stream.mjpg never finishes its response: give such viewers 3 s at shutdown, not forever.
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info", timeout_graceful_shutdown=3)
+    with listening_socket(args.host, args.port) as sock:
+        # A viewer of /v1/stream.mjpg never finishes its response: give such viewers 3 s at shutdown, not forever.
+        config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3)
+        # uvicorn names its address only for sockets it binds itself.
+        logging.getLogger("uvicorn.error").info("OxEye on %s (API docs at /docs; Ctrl+C to stop)", address(sock))
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 
@@ -26,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``serve``."""
     serve = subparsers.add_parser("serve", help="start the web service (API docs at /docs)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (8000; 0: any free one)")
     serve.add_argument("--data", type=Path, default=Path("data"), help="data folder: the SQLite ledger lives here (data)")
     serve.add_argument("--db", default=None, help="a SQLAlchemy URL instead, e.g. postgresql+psycopg://user@host/oxeye")
     serve.add_argument("--api-key", default=None, help="require this key (X-API-Key) on endpoints that change the ledger")

@@ -1,14 +1,17 @@
-"""A real `oxeye serve` on a free loopback port: it answers, and its ledger survives being killed."""
+"""A real `oxeye serve` on a free loopback port: it answers, its ledger survives being killed, and
+where it cannot listen it says so in one line."""
 
 from __future__ import annotations
 
 import signal
+import socket
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import httpx
 
-from serving import free_port, start_server, stop_server
+from serving import OXEYE, free_port, start_server, stop_server
 
 KEY = {"X-API-Key": "k"}
 
@@ -33,3 +36,18 @@ def test_ledger_survives_a_killed_server(tmp_path: Path) -> None:
         assert after["rounds"] == 1 and after["balances"] == {"ann": -21, "bo": 21}
     finally:
         stop_server(server)
+
+
+def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        cases = ((["--port", str(port)], f"cannot listen on 127.0.0.1:{port}: Address already in use"),
+                 (["--port", "70000"], "a port is 0 to 65535, not 70000"),
+                 (["--port", "0", "--data", str(tmp_path / "ledger.txt")], "is a file: name a folder"))
+        (tmp_path / "ledger.txt").write_text("not a folder")
+        for args, message in cases:
+            done = subprocess.run([OXEYE, "serve", "--data", str(tmp_path), *args],
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+    assert (tmp_path / "ledger.txt").read_text() == "not a folder" and not (tmp_path / "oxeye.sqlite3").exists()
