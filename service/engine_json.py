@@ -7,11 +7,17 @@ from typing import Any
 
 from oxeye.engine.ox import Alternative, Counted, Evaluation
 from oxeye.engine.settlement import PersonResult, Settlement
+from oxeye.service.errors import ServiceError
+
+AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
 
 
 def number(value: Decimal | int) -> int | float:
-    """A money amount as a JSON number: whole amounts as integers."""
+    """A money amount as a JSON number: whole amounts as integers. An amount of 10^13 or more is
+    refused: a reader's float would lose its cents, and the service's float past 1.8e308 all of it."""
     value = Decimal(value)
+    if abs(value) >= AMOUNT_LIMIT:
+        raise ServiceError(f"an amount of {value.normalize():e} is too large to settle to the cent (under 1e13): stake less")
     return int(value) if value == value.to_integral_value() else float(value)
 
 

@@ -72,7 +72,7 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
     players = [seats[i] for i in sorted(seats) if i != banker]
     try:
         return {"problem": None, "result": settlement_json(settle(seats[banker], players, rules))}
-    except EngineError as error:  # e.g. one card read twice with one deck
+    except (EngineError, ServiceError) as error:  # e.g. one card read twice with one deck; a stake too large
         return {"problem": str(error), "result": None}
 
 

@@ -118,6 +118,8 @@ def test_rules_listing_and_printing() -> None:
                                                               "stake": "ten"}])), "stake must be a positive number"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "10S QH JD KC QD",
                                                               "stake": 1}])), "10S appears 2 times"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
+                                                              "stake": 1e308}])), "too large to settle to the cent"),
     (["frobnicate"], "", "invalid choice"),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:

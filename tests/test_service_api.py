@@ -61,6 +61,8 @@ def test_settle(client: TestClient) -> None:
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 0}]}, 422, "greater than 0"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"}, "players": []},
      422, "players"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
+                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1e308}]}, 400, "too large"),
 ])
 def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: dict, status: int, message: str) -> None:
     response = client.post(path, json=body)
@@ -117,6 +119,7 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
         ({**ROUND, "stakes": {"bo": 10, "cy": -5}}, 422, "greater than 0"),
         ({**ROUND, "hands": {**ROUND["hands"], "cy": "6-5 4-1 5-5 3-3 2-2"}}, 400, "2-2 appears 3 times"),
         ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400, "the banker ann has no hand"),
+        ({**ROUND, "stakes": {"bo": 1e308, "cy": 5}}, 400, "too large to settle to the cent"),  # once kept, as inf
     ]
     for body, status, message in bad:
         response = client.post(f"/v1/tables/{table_id}/rounds", json=body, headers=KEY)
@@ -124,6 +127,7 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     assert client.post("/v1/tables/99/rounds", json=ROUND, headers=KEY).status_code == 404
     table = client.get(f"/v1/tables/{table_id}").json()
     assert table["rounds"] == 0 and table["banker"] == "ann"
+    assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
