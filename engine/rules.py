@@ -18,6 +18,7 @@ CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bo
 CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
 TILE_SPLITS = ("bull",)
 FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
+MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
 
 DEFAULT_LABELS: Mapping[str, str] = types.MappingProxyType({
     "five_dukes": "Five Dukes",
@@ -142,10 +143,10 @@ class HouseRules:
             raise RulesError("option 'decks' must be at least 1")
         if not Decimal(0) <= self.commission < Decimal(1):
             raise RulesError("option 'commission' must be a share from 0 up to (not including) 1")
-        if self.no_ox_pays is not None and self.no_ox_pays < 0:
-            raise RulesError("option 'no_ox_pays' must not be negative")
-        if any(m < 0 for m in self.multipliers.values()):
-            raise RulesError("option 'multipliers' must not be negative")
+        if self.no_ox_pays is not None and not 0 <= self.no_ox_pays <= MOST_STAKES:
+            raise RulesError(f"option 'no_ox_pays' must be 0 to {MOST_STAKES} stakes")
+        if any(not 0 <= m <= MOST_STAKES for m in self.multipliers.values()):
+            raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
 
 
 def _coerce(key: str, raw: object, hint: object) -> object:

@@ -99,6 +99,8 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
     truth = _truth(drill)
     player, _, payout_due = truth
+    if label not in label_choices(player.rules):
+        raise ServiceError(f"{label!r} is not one of the drill's choices (the deal lists them)")
     drill.answered = datetime.now(UTC)
     drill.answer_label, drill.answer_payout = label, str(given)
     drill.ox_correct = label == player.label

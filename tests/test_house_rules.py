@@ -65,6 +65,9 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"ranking": "single_ox"}, "option 'ranking' must be a list"),
     ({"multipliers": {"five_dukes": "seven"}}, "option 'multipliers' must be a table"),
     ({"multipliers": {"bomb": 2}}, "'bomb' names no category"),
+    ({"multipliers": {"five_dukes": -1}}, "option 'multipliers' must each be 0 to 1000"),
+    ({"multipliers": {"five_dukes": 10**400}}, "option 'multipliers' must each be 0 to 1000"),  # paid as null
+    ({"no_ox_pays": 1001}, "option 'no_ox_pays' must be 0 to 1000"),
     ({"commission": 1.5}, "option 'commission'"),
     ({"commission": "lots"}, "option 'commission' must be a number"),
     ({"suit_order": "SHD"}, "option 'suit_order'"),

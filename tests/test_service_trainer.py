@@ -61,6 +61,7 @@ def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
     ({"label": "No Ox", "payout": "lots"}, 400, "payout must be a number"),
     ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
     ({"label": "No Ox"}, 422, "payout"),
+    ({"label": "Nothing", "payout": "1"}, 400, "not one of the drill's choices"),  # once graded wrong and kept
 ])
 def test_bad_answers(app, body: dict, status: int, message: str) -> None:
     with TestClient(app) as client:
