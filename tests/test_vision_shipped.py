@@ -317,6 +317,22 @@ def test_the_scales_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> 
     assert figures[1.0, 1.0] == synthetic(once, hidden)
 
 
+def test_the_suppression_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:
+    from bench.nms_sweep import main
+    from oxeye.vision.detector import Detector, Suppression
+    from oxeye.vision.evaluate import synthetic
+    from oxeye.vision.images import read_image
+
+    chosen = Suppression()
+    figures = main([str(hidden), f"{chosen.iou}:{chosen.cross}", "0.9:0.8"])
+    assert figures[chosen.iou, chosen.cross] == synthetic(Detector(), hidden)
+    looser = Detector()
+    looser.suppression = Suppression(iou=0.9)
+    assert figures[0.9, 0.8] == synthetic(looser, hidden)
+    image = read_image(next((hidden / "images").iterdir()))
+    assert len(looser.detect(image)) > len(Detector().detect(image))  # a fan's overlapping boxes stand
+
+
 def test_the_twins_sweep_prints_figures_that_are_not_numbers(doubted: Path) -> None:
     """``synthetic`` gives its interval as a list (None for a single photo): the sweep prints such
     figures as they are, where it once rounded every figure and failed."""

@@ -22,11 +22,19 @@ from oxeye.vision.runtime import open_session
 # Candidates below this are dropped (but for the crop classifier's sure reads, ``classifier.Rescue``);
 # up to reading.LOW_SCORE they are reported as low-confidence.
 CONF = 0.25
-IOU = 0.7  # class-aware suppression, as ultralytics predicts
-# Boxes of different classes overlapping this much are one physical item. Of 21,712 pairs of
-# distinct true items in 160 generated photos, 2 overlap above 0.8 and none above 0.9: tune
-# between the two with `oxeye evaluate` (reported_twice against item_accuracy).
-CROSS_IOU = 0.8
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """How far two boxes may overlap (IoU) and both stand. ``iou``: boxes of one class, ultralytics'
+    default, which the decoder keeps to agree with its predictions; fanned cards' boxes overlap so
+    that at 0.7 at most 98.5% of the held-out items could stand, at 0.8 99.9% (``python -m
+    bench.nms_ceiling``), but this detector's own duplicates decide (``python -m bench.nms_sweep``).
+    ``cross``: a card's box and a tile's overlapping this much are one item read as both kinds (of
+    21,712 pairs of distinct true items in 160 generated photos, 2 overlap above 0.8, none above 0.9)."""
+
+    iou: float = 0.7
+    cross: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -66,17 +74,19 @@ class Detector:
         self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
         # Two sizes were chosen for a two-stage detector, whose classifier names items from the frame itself.
         self.scales = Scales() if dynamic and two_stage else Scales(zoom=1.0)
+        self.suppression = Suppression()
 
     def raw(self, image: np.ndarray, size: int | None = None) -> tuple[np.ndarray, Letterbox]:
         """The model's raw output for a BGR frame read at ``size`` (its own by default), and the letterbox used."""
         blob, fit = letterbox(image, size or self.size, self.stride)
         return self.session.run(None, {self.input_name: blob})[0], fit
 
-    def detect(self, image: np.ndarray, conf: float = CONF, iou: float = IOU, size: int | None = None) -> Detections:
+    def detect(self, image: np.ndarray, conf: float = CONF, iou: float | None = None,
+               size: int | None = None) -> Detections:
         """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics), read
-        at ``size`` (the model's own by default)."""
+        at ``size`` (the model's own by default), suppressed at ``iou`` (``Suppression``'s by default)."""
         output, fit = self.raw(image, size)
-        found = decode(output, conf, iou, keypoints=self.keypoints)
+        found = decode(output, conf, self.suppression.iou if iou is None else iou, keypoints=self.keypoints)
         height, width = image.shape[:2]
         return Detections(fit.to_frame(found.boxes, width, height), found.scores, found.class_ids,
                           found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))
@@ -109,7 +119,7 @@ class Detector:
             close_up = _median_short_side(found, conf) > self.scales.large * max(image.shape[:2])
             if (wanted := self.size if close_up else self.zoomed) != read_at:
                 read_at, found = wanted, candidates(wanted)
-        found = cross_class_suppression(found, CROSS_IOU)
+        found = cross_class_suppression(found, self.suppression.cross)
         height, width = image.shape[:2]
         if self.classifier is None:
             items = collapse(found, self.names)
