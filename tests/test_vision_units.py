@@ -460,6 +460,21 @@ class _Oracle:
         return tuple((float(x), float(y)) for x, y in points)
 
 
+def test_the_suppression_ceiling_keeps_the_most_items_no_two_of_which_clash() -> None:
+    """A chain of three fanned cards, each overlapping the next at IoU 0.8 and the one after at 0.6:
+    suppression at 0.7 must lose the middle one (not two, as keeping the middle would), at 0.85 none,
+    at 0.5 two; a tile over a card never clashes with it."""
+    from bench.nms_ceiling import lost_to_suppression
+
+    def card(x: float) -> dict:
+        return {"kind": "card", "box": [x, 0.0, x + 90.0, 100.0]}
+
+    chain = [card(0.0), card(10.0), card(20.0)]  # IoU 80/100 = 0.8 between neighbours, 70/110 ~ 0.64 across
+    assert [lost_to_suppression(chain, iou) for iou in (0.85, 0.7, 0.5)] == [0, 1, 2]
+    assert lost_to_suppression([card(0.0), {"kind": "tile", "box": [0.0, 0.0, 90.0, 100.0]}], 0.5) == 0
+    assert lost_to_suppression([], 0.7) == 0
+
+
 def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(scenes: Path) -> None:
     from oxeye.vision.evaluate import synthetic
 
