@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
+from oxeye.vision.classifier import CLASSIFIER_NAME
 from oxeye.vision.classes import CLASSES, CROP_CLASSES, KEYPOINTS, KINDS
 from conftest import OXEYE_WITHOUT_POLARS, TINY_CROP, TINY_IMAGES
 from conftest import TINY_IMGSZ as IMGSZ
@@ -213,6 +215,10 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert main(["detect", str(photo), "--model", str(broken)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"oxeye detect: error: cannot load model {broken}") and err.count("\n") == 1
+    classifier = DEFAULT_MODEL.with_name(CLASSIFIER_NAME)  # a model, but no detector: it once read a photo as "pips3"
+    assert main(["detect", str(photo), "--model", str(classifier)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye detect: error: {classifier} is not a detector") and err.count("\n") == 1
 
 
 def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tmp_path: Path,

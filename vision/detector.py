@@ -59,6 +59,8 @@ class Detector:
     def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 2) -> None:
         self.session, metadata = open_session(model, threads, "train one with 'oxeye train' or pass --model PATH.onnx")
         feed = self.session.get_inputs()[0]
+        if len(self.session.get_outputs()[0].shape) != 3:  # (batch, boxes and scores, anchors)
+            raise OSError(f"{model} is not a detector exported by 'oxeye train' (a classifier's file?)")
         self.input_name = feed.name
         # A dynamic input (exported with dynamic=True) takes the smallest stride-padded rectangle.
         dynamic = not isinstance(feed.shape[2], int)
