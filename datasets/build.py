@@ -46,7 +46,7 @@ class BuildConfig:
     seed: int
     imgsz: int = 640
     kinds: tuple[str, ...] = KINDS
-    decks: Path = DEFAULT_CACHE
+    decks: Path | None = DEFAULT_CACHE  # None: the project's own drawn decks alone
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
@@ -63,9 +63,9 @@ class BuildConfig:
             raise ValueError(f"--out {self.out} exists and is not a directory")
 
 
-def load_library(decks: Path) -> Library:
+def load_library(decks: Path | None) -> Library:
     """Every face and distractor texture a worker needs (fetched decks when the cache has them)."""
-    fetched = load_fetched_decks(decks)
+    fetched = load_fetched_decks(decks) if decks is not None else {}
     return Library({**drawn_decks(), **fetched}, tile_sets(), prop_textures(),
                    {name: FETCHED_DECK_WEIGHT for name in fetched})
 
@@ -123,7 +123,7 @@ def _init_worker(config: BuildConfig) -> None:
     """Render the library once per process (forked workers inherit the parent's)."""
     cv2.setNumThreads(1)
     _WORKER["config"] = config
-    if _WORKER.get("decks") != config.decks:
+    if "library" not in _WORKER or _WORKER["decks"] != config.decks:
         _WORKER["library"] = load_library(config.decks)
         _WORKER["decks"] = config.decks
 

@@ -11,9 +11,15 @@ from oxeye.vision.cli import picture_argument
 
 def _build(args: argparse.Namespace) -> int:
     from oxeye.datasets.build import BuildConfig, build
+    from oxeye.datasets.decks import DESIGNS
 
+    # Named, the decks must be there: a build (a GPU run's above all) silently without them trains on other cards.
+    if args.decks is not None and not any((args.decks / design / "index_boxes.json").is_file() for design in DESIGNS):
+        raise ValueError(f"--decks {args.decks} holds no fetched deck: run 'oxeye dataset fetch-decks --decks "
+                         f"{args.decks}' first, or leave --decks out to use {DEFAULT_CACHE} where present")
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
-    config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, args.decks)
+    decks = None if args.drawn_only else args.decks or DEFAULT_CACHE
+    config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, decks)
     config.validate()
     labelled = build(config, workers=args.workers, overwrite=args.overwrite)
     print(f"wrote {args.images} images with {labelled} labelled items to {args.out}")
@@ -55,7 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--seed", type=int, required=True, help="seed; the same seed gives the same bytes")
     build.add_argument("--imgsz", type=int, default=640, help="long side in pixels, a multiple of 32 (640)")
     build.add_argument("--kinds", default="cards,tiles", help="comma-separated: cards, tiles (both)")
-    build.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="fetched deck cache (used when present)")
+    source = build.add_mutually_exclusive_group()
+    source.add_argument("--decks", type=Path, default=None,
+                        help=f"fetched deck cache: must hold decks when named; by default {DEFAULT_CACHE}, used when present")
+    source.add_argument("--drawn-only", action="store_true",
+                        help="the project's own drawn decks alone, whatever is fetched (the same bytes on any machine)")
     build.add_argument("--workers", type=_positive_workers, default=None, help="processes (2)")
     build.add_argument("--overwrite", action="store_true", help="replace what --out holds (refused otherwise)")
     build.set_defaults(handler=_build)

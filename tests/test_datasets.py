@@ -21,9 +21,8 @@ N_IMAGES = 32  # 11 card and 5 tile hand scenes (every third scene of a kind is 
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One modest build with only the project's own decks (no fetched cache needed)."""
     out = tmp_path_factory.mktemp("ds") / "build"
-    empty = tmp_path_factory.mktemp("no-decks")
     assert main(["dataset", "build", "--out", str(out), "--images", str(N_IMAGES), "--seed", "7",
-                 "--imgsz", "320", "--decks", str(empty)]) == 0
+                 "--imgsz", "320", "--drawn-only"]) == 0
     return out
 
 
@@ -127,7 +126,7 @@ def test_close_up_layouts_lay_items_strewn_in_a_heap_or_in_an_overlapped_row(
 def test_same_seed_same_bytes(built: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert main(["dataset", "build", "--out", str(again), "--images", "6", "--seed", "7", "--imgsz", "320",
-                 "--decks", str(tmp_path / "none"), "--workers", "1"]) == 0
+                 "--drawn-only", "--workers", "1"]) == 0
     for path in sorted(again.rglob("*.*")):
         if path.name != "data.yaml":
             assert path.read_bytes() == (built / path.relative_to(again)).read_bytes(), path
@@ -143,6 +142,7 @@ def test_preview_draws_a_sheet(built: Path, tmp_path: Path) -> None:
     (["--images", "0"], "--images must be at least 1"),
     (["--imgsz", "650"], "--imgsz must be a multiple of 32"),
     (["--kinds", "cards,dice"], "--kinds must be"),
+    (["--decks", "/no/such/decks"], "--decks /no/such/decks holds no fetched deck"),  # once built without them
 ])
 def test_bad_arguments_give_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                            message: str) -> None:

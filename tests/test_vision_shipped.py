@@ -189,7 +189,7 @@ def _one_photo(out: Path, index: int) -> Path:
 
     for folder in ("images", "labels", "meta"):
         (out / folder).mkdir()
-    write_one(index, BuildConfig(out, 60, 31, 960, decks=out / "no-decks"), load_library(out / "no-decks"))
+    write_one(index, BuildConfig(out, 60, 31, 960, decks=None), load_library(None))
     return out
 
 
