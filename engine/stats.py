@@ -1,9 +1,11 @@
-"""Exact category frequencies over every five-item hand: all C(52,5) card hands or C(32,5) tile hands.
+"""Exact category frequencies over every five-item hand dealt from the rules' decks: all C(52k,5)
+card hands or C(32k,5) tile hands from k decks or sets shuffled together.
 
-Rather than judge 2,598,960 hands one by one, each class of hands that the rules cannot tell
-apart is judged once and weighted by how many hands it holds. For cards a hand's category
-depends only on its ranks and whether the ace of spades is among them (Ngau Tonku is the only
-category that looks at a suit); for tiles only on its faces. tests/ checks this hand by hand.
+Rather than judge 2,598,960 hands (one deck) one by one, each class of hands that the rules cannot
+tell apart is judged once and weighted by how many hands it holds. For cards a hand's category
+depends only on its ranks and whether an ace of spades is among them (Ngau Tonku is the only
+category that looks at a suit); for tiles only on its faces. tests/ checks this hand by hand for
+one deck, and against classes counted another way for several.
 """
 
 from __future__ import annotations
@@ -34,9 +36,9 @@ class Frequency:
 
 
 def frequencies(rules: HouseRules) -> tuple[Frequency, ...]:
-    """Every (category, value) with its exact count over all hands, strongest first."""
+    """Every (category, value) with its exact count over all hands of the rules' decks, strongest first."""
     counts: Counter[tuple[str, str | None, tuple[int, ...]]] = Counter()
-    for hand, weight in hand_classes(rules.items):
+    for hand, weight in hand_classes(rules.items, rules.decks):
         category, value, strength = classify(hand, rules)
         counts[category, value, strength[:2]] += weight
     total = sum(counts.values())
@@ -44,39 +46,42 @@ def frequencies(rules: HouseRules) -> tuple[Frequency, ...]:
     return tuple(sorted(rows, key=lambda row: row.strength, reverse=True))
 
 
-def hand_classes(items: str) -> Iterator[tuple[tuple[Item, ...], int]]:
-    """One representative hand per class of hands with equal ranks (cards) or faces (tiles), and its size."""
+def hand_classes(items: str, decks: int = 1) -> Iterator[tuple[tuple[Item, ...], int]]:
+    """One representative hand per class of hands with equal ranks (cards) or faces (tiles), and how
+    many hands dealt from ``decks`` decks or sets it holds."""
     if items == "cards":
-        yield from _card_classes()
+        yield from _card_classes(decks)
     else:
-        yield from _tile_classes()
+        yield from _tile_classes(decks)
 
 
-def _card_classes() -> Iterator[tuple[tuple[Card, ...], int]]:
+def _card_classes(decks: int) -> Iterator[tuple[tuple[Card, ...], int]]:
+    copies = len(SUIT_CODES) * decks  # of each rank
     for ranks in combinations_with_replacement(range(1, 14), HAND_SIZE):
         counts = Counter(ranks)
-        if max(counts.values()) > len(SUIT_CODES):
+        if max(counts.values()) > copies:
             continue
-        others = prod(comb(4, n) for rank, n in counts.items() if rank != Card.ACE)
+        others = prod(comb(copies, n) for rank, n in counts.items() if rank != Card.ACE)
         aces = counts.get(Card.ACE, 0)
-        # Aces split into hands holding the ace of spades and hands without it.
+        not_spades = comb(copies - decks, aces)  # the aces of spades are `decks` of the aces
+        # Aces split into hands holding an ace of spades and hands without one.
         for with_spade in (False, True) if aces else (False,):
-            suits_for_aces = ("S", "H", "D", "C") if with_spade else ("H", "D", "C", "S")
-            if not with_spade and aces == 4:
+            if not with_spade and not not_spades:
                 continue
-            weight = others * (comb(3, aces - 1) if with_spade else comb(3, aces))
+            weight = others * (comb(copies, aces) - not_spades if with_spade else not_spades)
+            suits_for_aces = ("SHDC" if with_spade else "HDC") * HAND_SIZE
             hand = [Card(Card.ACE, suits_for_aces[i]) for i in range(aces)]
-            hand += [Card(rank, SUIT_CODES[i]) for rank, n in sorted(counts.items()) if rank != Card.ACE
+            hand += [Card(rank, (SUIT_CODES * HAND_SIZE)[i]) for rank, n in sorted(counts.items()) if rank != Card.ACE
                      for i in range(n)]
             yield tuple(hand), weight
 
 
-def _tile_classes() -> Iterator[tuple[tuple[Tile, ...], int]]:
+def _tile_classes(decks: int) -> Iterator[tuple[tuple[Tile, ...], int]]:
     faces = sorted(set(chinese_set()))
     for hand in combinations_with_replacement(faces, HAND_SIZE):
         counts = Counter(hand)
-        if all(n <= tile.copies_per_set for tile, n in counts.items()):
-            yield hand, prod(comb(tile.copies_per_set, n) for tile, n in counts.items())
+        if all(n <= tile.copies_per_set * decks for tile, n in counts.items()):
+            yield hand, prod(comb(tile.copies_per_set * decks, n) for tile, n in counts.items())
 
 
 def labels(rules: HouseRules) -> tuple[str, ...]:
