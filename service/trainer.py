@@ -34,9 +34,10 @@ def label_choices(rules: HouseRules) -> tuple[str, ...]:
 
 
 def deal(seed: int, rules: HouseRules) -> tuple[tuple[str, ...], tuple[str, ...], int]:
-    """The banker's hand, the player's hand and the stake of a drill, from its seed."""
+    """The banker's hand, the player's hand and the stake of a drill, from its seed, dealt from as
+    many decks (or sets of tiles) shuffled together as the rules play with."""
     rng = random.Random(seed)
-    items = rng.sample(full_deck() if rules.items == "cards" else chinese_set(), 10)
+    items = rng.sample((full_deck() if rules.items == "cards" else chinese_set()) * rules.decks, 10)
     codes = [item.code for item in items]
     return tuple(codes[:5]), tuple(codes[5:]), rng.choice(STAKES)
 

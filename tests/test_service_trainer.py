@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -81,6 +83,16 @@ def test_deals_are_ten_distinct_items_from_the_seed() -> None:
         assert len(banker) == len(player) == 5 and stake > 0
         if rules.items == "cards":
             assert len(set(banker + player)) == 10
+
+
+def test_deals_come_from_as_many_decks_as_the_rules_play_with() -> None:
+    """Two decks: a card may come twice (once dealt from one deck whatever the rules), never thrice."""
+    rules = replace(load_rules("gnau"), decks=2)
+    deals = [deal(seed, rules) for seed in range(200)]
+    most = [max(Counter(banker + player).values()) for banker, player, _ in deals]
+    assert max(most) == 2
+    for banker, player, _ in deals:
+        settle(Participant("b", banker), [Participant("p", player, Decimal(1))], rules)  # a legal round
 
 
 def test_pages_are_served(app) -> None:
