@@ -18,6 +18,7 @@ CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bo
 CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
 TILE_SPLITS = ("bull",)
 FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
+MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
 
 DEFAULT_LABELS: Mapping[str, str] = types.MappingProxyType({
@@ -139,8 +140,8 @@ class HouseRules:
             raise RulesError("option 'ties': 'high_card' needs cards")
         if sorted(self.suit_order) != sorted("SHDC"):
             raise RulesError(f"option 'suit_order' must order the four suits S H D C, not {self.suit_order!r}")
-        if self.decks < 1:
-            raise RulesError("option 'decks' must be at least 1")
+        if not 1 <= self.decks <= MOST_DECKS:
+            raise RulesError(f"option 'decks' must be 1 to {MOST_DECKS}")
         if not Decimal(0) <= self.commission < Decimal(1):
             raise RulesError("option 'commission' must be a share from 0 up to (not including) 1")
         if self.no_ox_pays is not None and not 0 <= self.no_ox_pays <= MOST_STAKES:

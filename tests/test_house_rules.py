@@ -57,7 +57,8 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"ten_is_dukes": True}, "unknown house-rule option 'ten_is_dukes'"),
     ({"ten_is_duke": "yes"}, "option 'ten_is_duke' must be true or false"),
     ({"decks": 1.5}, "option 'decks' must be a whole number"),
-    ({"decks": 0}, "option 'decks' must be at least 1"),
+    ({"decks": 0}, "option 'decks' must be 1 to 8"),
+    ({"decks": 10**9}, "option 'decks' must be 1 to 8"),  # a trainer's deal would copy them all
     ({"ties": "coin"}, "option 'ties' must be one of"),
     ({"ranking": ["five_dukes", "no_ox"]}, "must hold 'single_ox'"),
     ({"ranking": ["single_ox", "straight", "no_ox"]}, "'straight' is not a category"),
