@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -47,8 +48,30 @@ def list_tables(session: Session) -> list[TableRow]:
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 
-def record_round(session: Session, table: TableRow, played: RoundIn) -> RoundRow:
-    """Settle a round at the table's current banker and store it with the new banker, in one transaction."""
+# Rounds posted at once are recorded one after another: within this process in turn (a round takes
+# milliseconds), and against another process sharing the database by settling again a round whose
+# number the other took first (a round's number is unique at its table).
+RECORDING = threading.Lock()
+ROUND_ATTEMPTS = 8
+
+
+def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
+    """Settle a round at the table's current banker and store it with the new banker, in one
+    transaction; rounds posted at once to one table are all kept, each settled at the banker and
+    numbered after the one before it."""
+    with RECORDING:
+        for _ in range(ROUND_ATTEMPTS):
+            row = _settled_round(get_table(session, table_id), played)
+            try:
+                session.commit()
+                return row
+            except IntegrityError:
+                session.rollback()
+    raise ServiceError(f"table {table_id} is busy (rounds keep arriving at once): send this one again", 503)
+
+
+def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
+    """The round settled at the table's current banker, added to the table with the new banker (not committed)."""
     seats = [seat.name for seat in table.seats]
     unknown = sorted(set(played.hands) - set(seats))
     if unknown:
@@ -75,7 +98,6 @@ def record_round(session: Session, table: TableRow, played: RoundIn) -> RoundRow
                    settlement=settlement_json(result))
     table.rounds.append(row)
     table.banker = result.next_banker
-    session.commit()
     return row
 
 

@@ -45,7 +45,7 @@ def table(table_id: int, db: Db) -> TableOut:
              responses={401: {"model": Problem}})
 def play_round(table_id: int, body: RoundIn, db: Db) -> RoundOut:
     """Settle and record a round at the table's current banker; the bank passes as the rules say."""
-    return _round_out(ledger.record_round(db, ledger.get_table(db, table_id), body))
+    return _round_out(ledger.record_round(db, table_id, body))
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut])
