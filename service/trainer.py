@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Evaluation, HouseRules, Participant, settle
@@ -91,7 +91,7 @@ class Grade:
 def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     """Grade and store a drill's answer (once): the player's best ox label and the player's payout."""
     if drill.answered is not None:
-        raise ServiceError(f"drill {drill.id} was answered already", 409)
+        raise _answered_already(drill)
     try:
         given = Decimal(payout)
     except InvalidOperation:
@@ -102,12 +102,21 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     player, _, payout_due = truth
     if label not in label_choices(player.rules):
         raise ServiceError(f"{label!r} is not one of the drill's choices (the deal lists them)")
-    drill.answered = datetime.now(UTC)
-    drill.answer_label, drill.answer_payout = label, str(given)
-    drill.ox_correct = label == player.label
-    drill.payout_correct = given == payout_due
+    # Kept only where no answer is yet: two sent at once (a double click, a second tab) once both
+    # passed the check above, and the later overwrote the first.
+    kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
+        answered=datetime.now(UTC), answer_label=label, answer_payout=str(given), ox_correct=label == player.label,
+        payout_correct=given == payout_due))
+    if kept.rowcount != 1:
+        session.rollback()
+        raise _answered_already(drill)
     session.commit()
+    session.refresh(drill)
     return _grade(drill, truth)
+
+
+def _answered_already(drill: DrillRow) -> ServiceError:
+    return ServiceError(f"drill {drill.id} was answered already", 409)
 
 
 def grade_of(drill: DrillRow) -> Grade:

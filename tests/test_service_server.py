@@ -1,5 +1,6 @@
 """A real `oxeye serve` on a free loopback port: it answers, its ledger survives being killed, rounds
-posted at once to one table are all kept, and where it cannot listen it says so in one line."""
+posted at once to one table are all kept, a drill takes one answer however many arrive at once, and
+where it cannot listen it says so in one line."""
 
 from __future__ import annotations
 
@@ -60,6 +61,27 @@ def test_rounds_posted_at_once_to_one_table_are_all_kept_in_turn(tmp_path: Path)
     finally:
         stop_server(server)
     assert "Traceback" not in server.stderr.read().decode()
+
+
+def test_answers_sent_at_once_to_one_drill_grade_one_and_refuse_the_rest(tmp_path: Path) -> None:
+    """Eight answers at once: two once both passed the check for an answer and the later overwrote the first."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path, port)
+    try:
+        for _ in range(5):
+            drill = httpx.post(f"{url}/v1/trainer/drills", json={"trainee": "kit", "rules": "gnau"}).json()
+            labels = drill["choices"][:8]
+            with ThreadPoolExecutor(8) as pool:
+                answers = list(pool.map(lambda label: httpx.post(f"{url}/v1/trainer/drills/{drill['id']}/answer",
+                                                                 json={"label": label, "payout": "1"}, timeout=60), labels))
+            assert sorted(a.status_code for a in answers) == [200] + [409] * 7
+            kept = next(label for label, a in zip(labels, answers) if a.status_code == 200)
+            with sqlite3.connect(tmp_path / "oxeye.sqlite3") as db:
+                assert db.execute("SELECT answer_label FROM drills WHERE id = ?", (drill["id"],)).fetchone() == (kept,)
+        assert httpx.get(f"{url}/v1/trainer/trainees/kit").json()["drills"] == 5
+    finally:
+        stop_server(server)
 
 
 def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None:
