@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request, WebSocket, status
 from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer
@@ -50,6 +51,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(EngineError, _bad_input)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(WebSocketRequestValidationError, _invalid_socket)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     return app
 
 
@@ -72,6 +74,11 @@ async def _service_error(_request: Request, error: ServiceError) -> JSONResponse
 
 async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=400)
+
+
+async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    """The framework's own errors (no such path, a method it does not take) in the same shape as ours."""
+    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
 
 async def _invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from oxeye.service import ledger
 from oxeye.service.db import RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
-from oxeye.service.schemas import Problem, RoundIn, RoundOut, TableIn, TableOut
+from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableIn, TableOut
 
 router = APIRouter(prefix="/v1/tables", tags=["ledger"],
                    responses={400: {"model": Problem}, 404: {"model": Problem}})
@@ -36,18 +36,18 @@ def tables(db: Db) -> list[TableOut]:
 
 
 @router.get("/{table_id}", response_model=TableOut)
-def table(table_id: int, db: Db) -> TableOut:
+def table(table_id: RowId, db: Db) -> TableOut:
     """A table: who banks now and everyone's balance."""
     return _table_out(ledger.get_table(db, table_id))
 
 
 @router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,
              responses={401: {"model": Problem}})
-def play_round(table_id: int, body: RoundIn, db: Db) -> RoundOut:
+def play_round(table_id: RowId, body: RoundIn, db: Db) -> RoundOut:
     """Settle and record a round at the table's current banker; the bank passes as the rules say."""
     return _round_out(ledger.record_round(db, table_id, body))
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut])
-def rounds(table_id: int, db: Db) -> list[RoundOut]:
+def rounds(table_id: RowId, db: Db) -> list[RoundOut]:
     return [_round_out(r) for r in ledger.get_table(db, table_id).rounds]

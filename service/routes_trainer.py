@@ -10,7 +10,7 @@ from oxeye.service.db import DrillRow
 from oxeye.service.deps import Db
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
-from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem
+from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId
 
 router = APIRouter(prefix="/v1/trainer", tags=["trainer"], responses={400: {"model": Problem}, 404: {"model": Problem}})
 
@@ -38,14 +38,14 @@ def deal(body: DrillIn, db: Db) -> DrillOut:
 
 
 @router.get("/drills/{drill_id}/image.jpg", response_class=Response, responses={200: {"content": {"image/jpeg": {}}}})
-def picture(drill_id: int, db: Db) -> Response:
+def picture(drill_id: RowId, db: Db) -> Response:
     """The two hands as a table photo: the banker's above, the player's below."""
     drill = _drill(db, drill_id)
     return Response(trainer.picture(drill), media_type="image/jpeg")
 
 
 @router.post("/drills/{drill_id}/answer", response_model=GradeOut, responses={409: {"model": Problem}})
-def answer(drill_id: int, body: AnswerIn, db: Db) -> GradeOut:
+def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
     """Grade the answer (once) and say why."""
     drill = _drill(db, drill_id)
     return _grade_out(drill, trainer.answer(db, drill, body.label, body.payout))

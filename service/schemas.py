@@ -6,12 +6,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 Name = Annotated[str, Field(min_length=1, max_length=100)]
+# A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created")]
 
 
 class Problem(BaseModel):

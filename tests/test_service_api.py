@@ -71,6 +71,15 @@ def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: 
     assert client.get("/v1/health").status_code == 200
 
 
+def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: TestClient) -> None:
+    for path in ("/v1/tables/99999999999999999999999", "/v1/tables/0/rounds", "/v1/trainer/drills/-1/image.jpg"):
+        response = client.get(path)  # the first was a 500: SQLite's integers end at 2**63 - 1
+        assert response.status_code == 422 and "path." in response.json()["error"], (path, response.text)
+    assert client.get(f"/v1/tables/{2**63 - 1}").json() == {"error": f"no table {2**63 - 1}"}
+    assert (client.get("/v1/nothing-here").status_code, client.get("/v1/nothing-here").json()) == (404, {"error": "Not Found"})
+    assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
+
+
 def _table(client: TestClient, **changes) -> dict:
     body = {"name": "table one", "rules": "tau-ngau-pagat", "seats": ["ann", "bo", "cy"], "banker": "ann", **changes}
     return client.post("/v1/tables", json=body, headers=KEY)
