@@ -82,6 +82,7 @@ def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
     missing = [key for key in ("rules", "banker", "players") if key not in data]
     if missing:
         raise ValueError(f"the round lacks {', '.join(missing)}")
+    _known_keys(data, {"rules", "banker", "players"}, "the round")
     rules = load_rules(data["rules"]) if isinstance(data["rules"], str) else rules_from_mapping(data["rules"])
     if not isinstance(data["players"], list):
         raise ValueError("'players' must be a list")
@@ -90,16 +91,25 @@ def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
     return rules, banker, players
 
 
+def _known_keys(data: Mapping, known: set[str], where: str) -> None:
+    """Refuse a key the round does not know: a misspelt "onlookers" would settle without their bets."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{where} has {', '.join(map(repr, unknown))}, which a round does not know "
+                         f"(it takes {', '.join(sorted(known))})")
+
+
 def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
     if not isinstance(data, Mapping) or "name" not in data or "hand" not in data:
         raise ValueError(f"{where} must be an object with name and hand")
     if stake_needed and "stake" not in data:
         raise ValueError(f"{where} ({data['name']}) has no stake")
+    _known_keys(data, {"name", "hand", "stake", "onlookers"} if stake_needed else {"name", "hand"}, where)
     hand = data["hand"]
     if not isinstance(hand, (str, list)) or (isinstance(hand, list) and not all(isinstance(c, str) for c in hand)):
         raise ValueError(f"{where} ({data['name']}): hand must be a list of codes or one string of codes")
     onlookers = data.get("onlookers", [])
-    if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} <= o.keys()
+    if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} == o.keys()
                                                   for o in onlookers):
         raise ValueError(f"{where} ({data['name']}): onlookers must be a list of objects with name and stake")
     return Participant(str(data["name"]), hand, data.get("stake", Decimal(0)),

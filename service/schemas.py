@@ -17,6 +17,13 @@ Name = Annotated[str, Field(min_length=1, max_length=100)]
 RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created")]
 
 
+class RequestModel(BaseModel):
+    """A request's body: a field it does not know is refused, not ignored (a misspelt "onlookers"
+    would settle the round without their bets)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Problem(BaseModel):
     """An error, as data: what went wrong, in words fit to show a user."""
 
@@ -51,17 +58,17 @@ class HandReading(Reading):
     alternatives: list[Reading]
 
 
-class HandRequest(BaseModel):
+class HandRequest(RequestModel):
     rules: RulesSpec
     hand: Hand
 
 
-class OnlookerIn(BaseModel):
+class OnlookerIn(RequestModel):
     name: Name
     stake: Stake
 
 
-class SeatIn(BaseModel):
+class SeatIn(RequestModel):
     name: Name
     hand: Hand
 
@@ -71,7 +78,7 @@ class PlayerIn(SeatIn):
     onlookers: list[OnlookerIn] = []
 
 
-class SettleRequest(BaseModel):
+class SettleRequest(RequestModel):
     """A round: the banker's hand and each player's hand and stake, players from the banker's right."""
 
     rules: RulesSpec
@@ -117,7 +124,7 @@ class Settlement(BaseModel):
     next_banker: str
 
 
-class TableIn(BaseModel):
+class TableIn(RequestModel):
     """A new table: its rules, its seats in order around the table to the right, and the first banker."""
 
     name: Name
@@ -136,7 +143,7 @@ class TableOut(BaseModel):
     balances: dict[str, float] = Field(description="each person's total over all recorded rounds")
 
 
-class RoundIn(BaseModel):
+class RoundIn(RequestModel):
     """A round at a table: hands by seat name (the banker's included), stakes of the players who play."""
 
     hands: dict[str, Hand]
@@ -157,7 +164,7 @@ class Health(BaseModel):
     database: str
 
 
-class DrillIn(BaseModel):
+class DrillIn(RequestModel):
     """Ask for a new drill for a trainee."""
 
     trainee: Name
@@ -176,7 +183,7 @@ class DrillOut(BaseModel):
     question: str
 
 
-class AnswerIn(BaseModel):
+class AnswerIn(RequestModel):
     label: str = Field(description="the player's best ox, one of the drill's choices")
     payout: str = Field(description="what the player wins (negative: pays), in chips", examples=["-10", "30"])
 

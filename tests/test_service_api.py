@@ -63,6 +63,9 @@ def test_settle(client: TestClient) -> None:
      422, "players"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1e308}]}, 400, "too large"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},  # once settled without Dee
+                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1, "onlooker": [{"name": "Dee", "stake": 5}]}]},
+     422, "players.0.onlooker: Extra inputs are not permitted"),
 ])
 def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: dict, status: int, message: str) -> None:
     response = client.post(path, json=body)
@@ -129,6 +132,7 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
         ({**ROUND, "hands": {**ROUND["hands"], "cy": "6-5 4-1 5-5 3-3 2-2"}}, 400, "2-2 appears 3 times"),
         ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400, "the banker ann has no hand"),
         ({**ROUND, "stakes": {"bo": 1e308, "cy": 5}}, 400, "too large to settle to the cent"),  # once kept, as inf
+        ({**ROUND, "onlooker": {"cy": [{"name": "dee", "stake": 1}]}}, 422, "onlooker: Extra inputs are not permitted"),
     ]
     for body, status, message in bad:
         response = client.post(f"/v1/tables/{table_id}/rounds", json=body, headers=KEY)
