@@ -21,7 +21,7 @@ from oxeye.service.errors import ServiceError
 from oxeye.service.latest import Latest
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem
+from oxeye.service.schemas import Problem, refuse_unknown
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
 
@@ -45,6 +45,7 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
     try:
         from oxeye.service.live import LiveTable  # loads the tracker, on the first live client
 
+        refuse_unknown(websocket.query_params.keys(), ("rules", "banker", "stakes"), "query field")
         table = LiveTable(detector(websocket.app.state), rules_from_text(rules), banker, parse_stakes(stakes),
                           settings.settle_frames)
     except (ServiceError, EngineError) as error:

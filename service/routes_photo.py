@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.deps import detector
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem
+from oxeye.service.schemas import Problem, refuse_unknown
 from oxeye.service.uploads import decode_upload
 
 router = APIRouter(prefix="/v1", tags=["photos"], responses={
@@ -22,6 +22,7 @@ Rules = Annotated[str, Form(description="a preset name, or a JSON table of optio
 Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's")]
 Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given')]
 Keep = Annotated[bool, Form(description="keep the photo in the data folder (it is not kept otherwise)")]
+FIELDS = ("image", "rules", "banker", "stakes", "keep")
 
 
 async def _read(request: Request, image: UploadFile, rules: str, banker: int, stakes: str, keep: bool):  # type: ignore[no-untyped-def]
@@ -29,6 +30,7 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
 
     Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
     settings = request.app.state.settings
+    refuse_unknown((await request.form()).keys(), FIELDS, "form field")
     house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes)
     data = await image.read(settings.max_upload_bytes + 1)
     photo = await run_in_threadpool(decode_upload, data, settings.max_upload_bytes, settings.max_pixels)
