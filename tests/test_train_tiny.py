@@ -35,6 +35,38 @@ def test_training_exports_a_model_the_detector_loads(tiny: Path) -> None:
     assert found.keypoints.shape == (len(found), KEYPOINTS, 3)
 
 
+def test_a_yolo26_detector_exports_its_head_that_proposes_each_item_once_too(tiny: Path, tmp_path: Path) -> None:
+    """yolo26 trains a second head that proposes each item once: exported beside the usual one (a
+    yolov8 has none), it is read with no suppression, row for row as ultralytics reads it."""
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
+    from oxeye.vision.offline import ultralytics_offline
+
+    run = tmp_path / "run26"
+    done = subprocess.run([*OXEYE_WITHOUT_POLARS, "train", "--data", str(tiny / "ds"), "--out", str(run), "--epochs", "1",
+                           "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", "--model", "yolo26n-pose.yaml"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"{run / 'oxeye-once.onnx'}" in done.stdout and not (tiny / "run" / "oxeye-once.onnx").exists()
+    (run / CLASSIFIER_NAME).write_bytes((tiny / "run" / CLASSIFIER_NAME).read_bytes())
+    assert not Detector(run / "oxeye.onnx").proposes_once
+    once = Detector(run / "oxeye-once.onnx")
+    assert once.proposes_once and once.names == KINDS and once.keypoints == KEYPOINTS
+    ultralytics_offline()
+    from ultralytics import YOLO
+
+    theirs = YOLO(str(run / "oxeye-once.onnx"), task="pose")
+    for path in sorted((tiny / "ds" / "images").glob("*.jpg"))[:3]:
+        image = read_image(path)
+        ours = once.detect(image, conf=0.001)  # one epoch: its scores are all low
+        result = theirs.predict(image, imgsz=once.size, conf=0.001, verbose=False)[0]
+        assert len(ours) == len(result.boxes) > 0
+        assert np.abs(ours.boxes - result.boxes.xyxy.numpy()).max() < 0.01
+        assert (ours.class_ids == result.boxes.cls.numpy()).all() and np.allclose(ours.scores, result.boxes.conf.numpy())
+        clipped = ours.keypoints[..., :2].clip(0, [image.shape[1], image.shape[0]])  # ultralytics clips them
+        assert np.abs(clipped - result.keypoints.data.numpy()[..., :2]).max() < 0.01
+
+
 def test_the_classifier_trains_on_every_class_and_validates_on_every_class(tiny: Path) -> None:
     for split in ("train", "val"):
         crops = np.load(tiny / "run" / "crops" / f"{split}.npz")

@@ -16,7 +16,7 @@ from oxeye.vision.classifier import Doubt, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
-from oxeye.vision.decode import Detections, cross_class_suppression, decode
+from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, UNSURE_HAND, Hand, Item, Reading
@@ -84,6 +84,18 @@ def test_decode_keeps_the_best_box_per_class_and_reads_corners() -> None:
     assert found.class_ids.tolist() == [3, 7, 60]
     assert found.scores.tolist() == pytest.approx([0.9, 0.85, 0.6])
     assert found.boxes[0].tolist() == pytest.approx([10, 10, 50, 90])
+
+
+def test_a_head_that_proposes_each_item_once_is_read_best_first_with_nothing_suppressed() -> None:
+    rows = np.zeros((1, 300, 12), np.float32)  # x1 y1 x2 y2, score, class, two keypoints (x, y, visibility)
+    rows[0, 0] = [10, 10, 50, 90, 0.6, 1, 12, 14, 0.9, 48, 86, 0.8]
+    rows[0, 1] = [12, 10, 52, 90, 0.9, 0, 14, 14, 0.9, 50, 86, 0.9]  # overlaps the first at IoU 0.9: both stay
+    rows[0, 2] = [200, 10, 240, 90, 0.2, 0, 0, 0, 0, 0, 0, 0]  # under the threshold
+    found = proposed_once(rows, conf=0.25, keypoints=2)
+    assert found.scores.tolist() == pytest.approx([0.9, 0.6]) and found.class_ids.tolist() == [0, 1]
+    assert found.boxes.tolist() == [[12, 10, 52, 90], [10, 10, 50, 90]]
+    assert np.allclose(found.keypoints[1], [[12, 14, 0.9], [48, 86, 0.8]])
+    assert found.rival_scores.tolist() == [0, 0] and found.rival_ids.tolist() == [0, 1]
 
 
 def test_cross_class_suppression_reports_one_item_and_keeps_the_rival() -> None:

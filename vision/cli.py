@@ -19,8 +19,7 @@ def _train(args: argparse.Namespace) -> int:
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
                          args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0,
                          args.hours, args.keypoint_sigma)
-    out = train(config)
-    print(f"trained: {out / 'oxeye.pt'} and {out / 'oxeye.onnx'}")
+    print(f"trained: {', '.join(map(str, train(config)))}")
     return 0
 
 

@@ -3,7 +3,9 @@
 Hand-written because the issue asks for our own decoding and suppression. The output is
 (1, 4 + classes, anchors): centre x, centre y, width, height in input pixels, then class
 scores already through a sigmoid (no objectness); a pose model adds x, y and a visibility
-score (through a sigmoid) for each of its keypoints, which ride along with their box.
+score (through a sigmoid) for each of its keypoints, which ride along with their box. A head
+trained to propose each item once (yolo26's, exported with ``nms=False``) gives instead
+(1, proposals, 6 + 3 x keypoints): corners, score, class, keypoints, and needs no suppression.
 """
 
 from __future__ import annotations
@@ -105,6 +107,17 @@ def cross_class_suppression(detections: Detections, iou: float) -> Detections:
         if detections.class_ids[i] != kept.class_ids[j] and detections.scores[i] > rival_scores[j]:
             rival_scores[j], rival_ids[j] = detections.scores[i], detections.class_ids[i]
     return Detections(kept.boxes, kept.scores, kept.class_ids, rival_scores, rival_ids, kept.keypoints)
+
+
+def proposed_once(output: np.ndarray, conf: float, keypoints: int = 0) -> Detections:
+    """A one-to-one head's proposals scoring above ``conf``, best first: no suppression, and no
+    runner-up class (each is its own rival, at 0)."""
+    rows = output[0][output[0][:, 4] > conf]
+    rows = rows[np.argsort(-rows[:, 4], kind="stable")]
+    classes = rows[:, 5].astype(np.int64)
+    return Detections(rows[:, :4].astype(np.float32), rows[:, 4].astype(np.float32), classes,
+                      np.zeros(len(rows), np.float32), classes.copy(),
+                      rows[:, 6:6 + 3 * keypoints].reshape(len(rows), keypoints, 3).astype(np.float32))
 
 
 def decode(output: np.ndarray, conf: float = 0.25, iou: float = 0.7, max_det: int = 300,

@@ -13,7 +13,7 @@ from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS, kind_of
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
-from oxeye.vision.decode import Detections, cross_class_suppression, decode
+from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import Letterbox, letterbox
 from oxeye.vision.reading import Reading
@@ -69,6 +69,8 @@ class Detector:
         names = metadata.get("names", dict(enumerate(CLASSES)))
         self.names = tuple(names[i] for i in range(len(names)))
         self.keypoints = int(metadata.get("kpt_shape", (0,))[0])
+        # A head that proposes each item once (exported with nms=False) is read without suppression.
+        self.proposes_once = bool(metadata.get("end2end", False))
         # A detector of kinds with keypoints is the first of two stages: its classifier lies beside it.
         two_stage = self.names == KINDS
         if two_stage and self.keypoints != KEYPOINTS:
@@ -88,7 +90,10 @@ class Detector:
         """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics), read
         at ``size`` (the model's own by default), suppressed at ``iou`` (``Suppression``'s by default)."""
         output, fit = self.raw(image, size)
-        found = decode(output, conf, self.suppression.iou if iou is None else iou, keypoints=self.keypoints)
+        if self.proposes_once:
+            found = proposed_once(output, conf, self.keypoints)
+        else:
+            found = decode(output, conf, self.suppression.iou if iou is None else iou, keypoints=self.keypoints)
         height, width = image.shape[:2]
         return Detections(fit.to_frame(found.boxes, width, height), found.scores, found.class_ids,
                           found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))

@@ -14,6 +14,7 @@ from pathlib import Path
 from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
+ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 
 
@@ -156,8 +157,8 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
     return data
 
 
-def train(config: TrainConfig) -> Path:
-    """Train (or resume), then export ONNX; returns the folder holding oxeye.pt and oxeye.onnx."""
+def train(config: TrainConfig) -> list[Path]:
+    """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
     from oxeye.vision.offline import ultralytics_offline
 
     config.validate()
@@ -188,9 +189,24 @@ def train(config: TrainConfig) -> Path:
             **({"time": config.hours} if config.hours else {}),
             # ultralytics' "auto" optimizer ignores lr0, so a chosen rate names its optimizer too.
             **({"optimizer": "AdamW", "lr0": config.lr0} if config.lr0 else {}))
-    best = YOLO(str(run / "weights" / "best.pt"))
-    # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
-    onnx = Path(best.export(format="onnx", imgsz=best.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True))
-    shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt")
-    shutil.copyfile(onnx, config.out / "oxeye.onnx")
-    return config.out
+    weights = Path(shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt"))
+    return [weights, *export(weights, config.out)]
+
+
+def export(weights: Path, folder: Path) -> list[Path]:
+    """ONNX of trained weights into ``folder``: oxeye.onnx, whose proposals the decoder suppresses,
+    and for a model that also learnt to propose each item once (yolo26's second head) that head
+    alone, oxeye-once.onnx, read with no suppression (``Detector.proposes_once``)."""
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    heads = {"oxeye.onnx": None}  # ultralytics' nms=None: the head whose proposals are suppressed
+    if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
+        heads = {ONCE_NAME: False, **heads}  # first: each export writes beside the weights under one name
+    files = []
+    for name, nms in heads.items():
+        # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
+        exported = YOLO(str(weights)).export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True,
+                                             dynamic=True, nms=nms)
+        files.append(Path(shutil.move(exported, folder / name)))
+    return files
