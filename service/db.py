@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, event
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, event, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
@@ -76,11 +77,22 @@ class DrillRow(Base):
 
 
 def open_database(url: str) -> sessionmaker[Session]:
-    """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new."""
-    engine = create_engine(url)
+    """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
+    that names no database, a driver not installed or a database that cannot be opened is one
+    clear error (the URL shown without its password)."""
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+        engine = create_engine(url)
+    except ModuleNotFoundError as error:
+        raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
+    except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too
+        raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {error}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
+    try:
+        Base.metadata.create_all(engine)
+    except DBAPIError as error:  # cannot connect, cannot open, not a database
+        raise OSError(f"cannot open the database {shown}: {error.orig}") from None
     return sessionmaker(engine, expire_on_commit=False)
 
 

@@ -97,3 +97,19 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
             assert done.returncode == 2, done.stderr
             assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
     assert (tmp_path / "ledger.txt").read_text() == "not a folder" and not (tmp_path / "oxeye.sqlite3").exists()
+
+
+def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> None:
+    """Each was a traceback; a URL's password is not shown."""
+    (tmp_path / "notes.txt").write_text("not a database")
+    cases = ((f"sqlite:///{tmp_path / 'no' / 'such' / 'x.db'}", "cannot open the database"),
+             (f"sqlite:///{tmp_path / 'notes.txt'}", "file is not a database"),
+             ("bogus://x", "not a database URL SQLAlchemy knows"),
+             # no driver here (or, with one, no server on port 1): either way named without its password
+             ("postgresql://ann:secret@127.0.0.1:1/ledger", "postgresql://ann:***@127.0.0.1:1/ledger"))
+    for url, message in cases:
+        done = subprocess.run([OXEYE, "serve", "--port", "0", "--data", str(tmp_path), "--db", url],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+        assert "secret" not in done.stderr
+    assert (tmp_path / "notes.txt").read_text() == "not a database"
