@@ -11,10 +11,10 @@ from oxeye.vision.cli import picture_argument
 
 def _build(args: argparse.Namespace) -> int:
     from oxeye.datasets.build import BuildConfig, build
-    from oxeye.datasets.decks import DESIGNS
+    from oxeye.datasets.decks import fetched_designs
 
     # Named, the decks must be there: a build (a GPU run's above all) silently without them trains on other cards.
-    if args.decks is not None and not any((args.decks / design / "index_boxes.json").is_file() for design in DESIGNS):
+    if args.decks is not None and not fetched_designs(args.decks):
         raise ValueError(f"--decks {args.decks} holds no fetched deck: run 'oxeye dataset fetch-decks --decks "
                          f"{args.decks}' first, or leave --decks out to use {DEFAULT_CACHE} where present")
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())

@@ -81,15 +81,17 @@ def fetch_decks(cache: Path = DEFAULT_CACHE) -> list[str]:
     return list(DESIGNS)
 
 
+def fetched_designs(cache: Path = DEFAULT_CACHE) -> list[str]:
+    """The designs ``fetch-decks`` has rasterised into ``cache`` (their corner-index boxes written last)."""
+    return [design for design in DESIGNS if (cache / design / "index_boxes.json").is_file()]
+
+
 def load_fetched_decks(cache: Path = DEFAULT_CACHE) -> dict[str, dict[str, Face]]:
     """Every fetched design found complete in ``cache``, each a mapping from card code to its face."""
     decks = {}
     mask = rounded_mask(*CARD_SIZE, radius=CARD_SIZE[0] * 0.05)
-    for design in DESIGNS:
-        boxes_file = cache / design / "index_boxes.json"
-        if not boxes_file.is_file():
-            continue
-        boxes = json.loads(boxes_file.read_text())
+    for design in fetched_designs(cache):
+        boxes = json.loads((cache / design / "index_boxes.json").read_text())
         faces = {}
         for code in CARD_CLASSES:
             bgra = cv2.imread(str(cache / design / f"{code}.png"), cv2.IMREAD_UNCHANGED)
