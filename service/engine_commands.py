@@ -13,6 +13,7 @@ from oxeye.engine import HouseRules, Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
 from oxeye.engine.stats import frequencies
 from oxeye.service.engine_json import evaluation_json, settlement_json
+from oxeye.service.errors import refuse_unknown
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -82,7 +83,7 @@ def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
     missing = [key for key in ("rules", "banker", "players") if key not in data]
     if missing:
         raise ValueError(f"the round lacks {', '.join(missing)}")
-    _known_keys(data, {"rules", "banker", "players"}, "the round")
+    refuse_unknown(data, ("rules", "banker", "players"), "key of the round")
     rules = load_rules(data["rules"]) if isinstance(data["rules"], str) else rules_from_mapping(data["rules"])
     if not isinstance(data["players"], list):
         raise ValueError("'players' must be a list")
@@ -91,20 +92,12 @@ def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
     return rules, banker, players
 
 
-def _known_keys(data: Mapping, known: set[str], where: str) -> None:
-    """Refuse a key the round does not know: a misspelt "onlookers" would settle without their bets."""
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"{where} has {', '.join(map(repr, unknown))}, which a round does not know "
-                         f"(it takes {', '.join(sorted(known))})")
-
-
 def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
     if not isinstance(data, Mapping) or "name" not in data or "hand" not in data:
         raise ValueError(f"{where} must be an object with name and hand")
     if stake_needed and "stake" not in data:
         raise ValueError(f"{where} ({data['name']}) has no stake")
-    _known_keys(data, {"name", "hand", "stake", "onlookers"} if stake_needed else {"name", "hand"}, where)
+    refuse_unknown(data, ("name", "hand", "stake", "onlookers") if stake_needed else ("name", "hand"), f"key of {where}")
     hand = data["hand"]
     if not isinstance(hand, (str, list)) or (isinstance(hand, list) and not all(isinstance(c, str) for c in hand)):
         raise ValueError(f"{where} ({data['name']}): hand must be a list of codes or one string of codes")

@@ -17,11 +17,11 @@ from starlette.concurrency import run_in_threadpool
 
 from oxeye.engine import EngineError
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError
+from oxeye.service.errors import ServiceError, refuse_unknown
 from oxeye.service.latest import Latest
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem, refuse_unknown
+from oxeye.service.schemas import Problem
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
 

@@ -10,9 +10,10 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
+from oxeye.service.errors import refuse_unknown
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem, refuse_unknown
+from oxeye.service.schemas import Problem
 from oxeye.service.uploads import decode_upload
 
 router = APIRouter(prefix="/v1", tags=["photos"], responses={

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
-
-from oxeye.service.errors import ServiceError
 
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
@@ -25,14 +22,6 @@ class RequestModel(BaseModel):
     would settle the round without their bets)."""
 
     model_config = ConfigDict(extra="forbid")
-
-
-def refuse_unknown(given: Iterable[str], known: Iterable[str], what: str) -> None:
-    """A form's or query's field the endpoint does not know is refused, as ``RequestModel`` refuses a
-    body's: a misspelt ``stakes`` would settle every hand at 1."""
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise ServiceError(f"unknown {what} {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})", 422)
 
 
 class Problem(BaseModel):

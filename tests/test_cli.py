@@ -122,8 +122,8 @@ def test_rules_listing_and_printing() -> None:
                                                               "stake": 1e308}])), "too large to settle to the cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1,
                                                               "onlooker": [{"name": "Dee", "stake": 5}]}])),
-     "players[0] has 'onlooker', which a round does not know"),  # once settled without Dee's bet
-    (["settle", "--json"], json.dumps(dict(ROUND, bankers=[])), "the round has 'bankers'"),
+     "unknown key of players[0]: 'onlooker'"),  # once settled without Dee's bet
+    (["settle", "--json"], json.dumps(dict(ROUND, bankers=[])), "unknown key of the round: 'bankers'"),
     (["frobnicate"], "", "invalid choice"),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:

@@ -134,7 +134,7 @@ def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> N
     ("rules=nope", "unknown rules preset 'nope'"),
     ("stakes=[1]", "stakes must be"),
     ("rules={not json", "not valid JSON"),
-    ("rules=gnau&stake={}", "unknown query field 'stake'"),  # once settled every hand at 1
+    ("rules=gnau&stake={}", "unknown query field: 'stake'"),  # once settled every hand at 1
 ])
 def test_a_bad_query_is_told_why_and_closed(client: TestClient, query: str, message: str) -> None:
     with client.websocket_connect(f"/v1/live?{query}") as socket:

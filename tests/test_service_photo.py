@@ -96,7 +96,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
-    (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field 'stake'"),  # once settled every hand at 1
+    (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
 ])
 def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tmp_path: Path, data: bytes,
                                                           form: dict, status: int, message: str) -> None:
