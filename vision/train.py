@@ -204,9 +204,9 @@ def export(weights: Path, folder: Path) -> list[Path]:
     if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
         heads = {ONCE_NAME: False, **heads}  # first: each export writes beside the weights under one name
     files = []
-    for name, nms in heads.items():
+    for name, nms in heads.items():  # each export works on a copy of the model
         # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
-        exported = YOLO(str(weights)).export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True,
-                                             dynamic=True, nms=nms)
+        exported = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
+                                nms=nms)
         files.append(Path(shutil.move(exported, folder / name)))
     return files
