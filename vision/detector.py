@@ -87,8 +87,9 @@ class Detector:
 
     def detect(self, image: np.ndarray, conf: float = CONF, iou: float | None = None,
                size: int | None = None) -> Detections:
-        """Class-aware NMS'd detections in frame pixels (the part that must agree with ultralytics), read
-        at ``size`` (the model's own by default), suppressed at ``iou`` (``Suppression``'s by default)."""
+        """Detections in frame pixels (the part that must agree with ultralytics), read at ``size`` (the
+        model's own by default): class-aware NMS'd at ``iou`` (``Suppression``'s by default), or as a
+        head that proposes each item once proposes them."""
         output, fit = self.raw(image, size)
         if self.proposes_once:
             found = proposed_once(output, conf, self.keypoints)
