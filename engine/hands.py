@@ -49,4 +49,4 @@ def check_repeats(items: Sequence[Item], decks: int) -> None:
         if count > allowed:
             unit = "tile set" if isinstance(item, Tile) else "deck"
             raise HandError(f"{item.code} appears {count} times, but the rules allow {decks} {unit}"
-                            f"{'s' if decks > 1 else ''}, which hold only {allowed}")
+                            f"{'s, which hold' if decks > 1 else ', which holds'} only {allowed}")

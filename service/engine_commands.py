@@ -46,7 +46,9 @@ def _dump(data: object) -> None:
 
 
 def _hand(args: argparse.Namespace) -> int:
-    evaluation = evaluate(args.codes, load_rules(args.rules))
+    # "AS 2S 3S 4S 5S" quoted as one argument, or "AS,2S,...", reads as five codes too.
+    codes = [code for argument in args.codes for code in argument.replace(",", " ").split()]
+    evaluation = evaluate(codes, load_rules(args.rules))
     if args.json:
         _dump(evaluation_json(evaluation))
         return 0

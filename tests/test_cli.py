@@ -51,6 +51,9 @@ def test_hand_readable() -> None:
     done = run("hand", "--rules", "gnau", "3S", "6H", "8D", "4C", "8H")
     assert done.returncode == 0 and "Double-Ox 8" in done.stdout.splitlines()[0]
     assert "best: 3S + 6H (as 3) + 4C = 10 is the ox" in done.stdout
+    # the hand quoted as one argument, or with commas, reads the same (each was "unknown card code")
+    assert run("hand", "--rules", "gnau", "3S 6H 8D 4C 8H").stdout == done.stdout
+    assert run("hand", "--rules", "gnau", "3S,6H,8D", "4C,8H").stdout == done.stdout
 
 
 ROUND = {
