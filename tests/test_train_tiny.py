@@ -328,6 +328,14 @@ def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.Ca
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second run into the same --out once wrote over the first's detector without a word."""
+    before = (tiny / "run" / "oxeye.pt").read_bytes()
+    assert main(["train", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--epochs", "1"]) == 2
+    assert "holds a detector trained before" in capsys.readouterr().err
+    assert (tiny / "run" / "oxeye.pt").read_bytes() == before
+
+
 def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_image(tiny: Path,
                                                                                     tmp_path: Path) -> None:
     from oxeye.vision.train import prepare_dataset

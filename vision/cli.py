@@ -18,7 +18,7 @@ def _train(args: argparse.Namespace) -> int:
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
                          args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0,
-                         args.hours, args.keypoint_sigma)
+                         args.hours, args.keypoint_sigma, args.overwrite)
     print(f"trained: {', '.join(map(str, train(config)))}")
     return 0
 
@@ -111,6 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
     train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
+    train.add_argument("--overwrite", action="store_true", help="replace a detector trained in --out before (refused otherwise)")
     train.add_argument("--cache", action="store_true", help="hold the resized images in memory (faster epochs)")
     train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
                             "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")

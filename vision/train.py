@@ -45,6 +45,7 @@ class TrainConfig:
     lr0: float | None = None  # AdamW's starting rate; None lets ultralytics choose (too high to fine-tune briefly)
     hours: float | None = None  # train this long instead of ``epochs`` (ultralytics fits the schedule to the time)
     keypoint_sigma: float = KEYPOINT_SIGMA  # the shipped detector's first 3 epochs ran at ultralytics' 0.5
+    overwrite: bool = False  # replace a detector trained in ``out`` before (refused otherwise)
 
     @property
     def architecture(self) -> str:
@@ -75,6 +76,10 @@ class TrainConfig:
             raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
+        trained = [p for p in (self.out / "oxeye.pt", self.out / "train" / "weights" / "last.pt") if p.exists()]
+        if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
+            raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "
+                             f"folder, --resume an interrupted run, or pass --overwrite to replace it")
 
 
 def _yolo_line(class_id: int, box: list[float], width: int, height: int) -> str | None:
