@@ -329,11 +329,15 @@ def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.Ca
 
 
 def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A second run into the same --out once wrote over the first's detector without a word."""
+    """A second run into the same --out once wrote over the first's detector or classifier without a word."""
     before = (tiny / "run" / "oxeye.pt").read_bytes()
     assert main(["train", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--epochs", "1"]) == 2
     assert "holds a detector trained before" in capsys.readouterr().err
     assert (tiny / "run" / "oxeye.pt").read_bytes() == before
+    classifier = (tiny / "run" / "oxeye-cls.pt").read_bytes()
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(tiny / "run"), "--epochs", "1"]) == 2
+    assert "holds a classifier trained before" in capsys.readouterr().err
+    assert (tiny / "run" / "oxeye-cls.pt").read_bytes() == classifier
 
 
 def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_image(tiny: Path,

@@ -27,7 +27,7 @@ def _train_classifier(args: argparse.Namespace) -> int:
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
     config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
-                              args.hidden_per_class, args.val_fraction, args.seed, args.model)
+                              args.hidden_per_class, args.val_fraction, args.seed, args.model, args.overwrite)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
     figures = train_classifier(config)
@@ -138,6 +138,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter and the training (0)")
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
                           "models/oxeye-cls.pt); else a fresh network")
+    classify.add_argument("--overwrite", action="store_true",
+                          help="replace a classifier trained in --out before (refused otherwise)")
     classify.set_defaults(handler=_train_classifier)
 
     quantize = subparsers.add_parser("quantize-classifier", help="write a trained classifier in 8-bit integers for "

@@ -50,6 +50,7 @@ class ClassifierConfig:
     val_fraction: float = 0.1
     seed: int = 0
     model: Path | None = None  # an oxeye-cls.pt to fine-tune from
+    overwrite: bool = False  # replace a classifier trained in ``out`` before (refused otherwise)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
@@ -65,6 +66,9 @@ class ClassifierConfig:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
         if self.model is not None and not self.model.is_file():
             raise ValueError(f"--model {self.model}: no such file")
+        if (self.out / CLASSIFIER_WEIGHTS).exists() and not self.overwrite:
+            raise ValueError(f"--out {self.out} holds a classifier trained before ({CLASSIFIER_WEIGHTS}): choose "
+                             f"another folder, or pass --overwrite to replace it")
 
 
 def _start(config: ClassifierConfig) -> nn.Module:
