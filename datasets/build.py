@@ -140,8 +140,12 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
     """
     config.validate()
     final = config.out
-    if final.is_dir() and any(final.iterdir()) and not overwrite:
-        raise ValueError(f"--out {final} already holds files: choose an empty folder, or pass --overwrite to replace it")
+    if final.is_dir() and any(final.iterdir()):
+        if not overwrite:
+            raise ValueError(f"--out {final} already holds files: choose an empty folder, or pass --overwrite to replace it")
+        if not ((final / "meta").is_dir() and (final / "data.yaml").is_file()):  # --out . once meant rm -r .
+            raise ValueError(f"--out {final} holds files but no build (no meta/ and data.yaml): --overwrite replaces "
+                             f"only an earlier build; choose an empty folder")
     final.parent.mkdir(parents=True, exist_ok=True)
     if not os.access(final.parent, os.W_OK):
         raise OSError(f"--out {final} is not writable")

@@ -200,8 +200,16 @@ def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest
     assert main(args) == 2
     assert "already holds files" in capsys.readouterr().err
     assert [p.name for p in out.iterdir()] == ["keep.txt"]  # untouched
-    assert main([*args, "--overwrite"]) == 0
+    # --overwrite replaces an earlier build only: a folder of other files (--out . in one's home) once went whole
+    assert main([*args, "--overwrite"]) == 2
+    assert "holds files but no build" in capsys.readouterr().err
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    (out / "keep.txt").unlink()
+    assert main(args) == 0
+    first = (out / "images" / "000000.jpg").read_bytes()
+    assert main([*args[:-4], "--seed", "2", *args[-4:], "--overwrite"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["data.yaml", "images", "labels", "meta"]
+    assert (out / "images" / "000000.jpg").read_bytes() != first  # the earlier build replaced
     assert f"path: {out.resolve()}" in (out / "data.yaml").read_text()
 
 
