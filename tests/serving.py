@@ -38,3 +38,10 @@ def start_server(data: Path, port: int, *extra: str) -> subprocess.Popen:
 def stop_server(server: subprocess.Popen) -> None:
     server.terminate()
     server.wait(10)
+
+
+def refused(*args: str) -> str:
+    """`oxeye serve ARGS` where it must not start: it ends with status 2 and one line, returned."""
+    done = subprocess.run([OXEYE, "serve", *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
