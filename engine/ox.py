@@ -212,7 +212,9 @@ class _Judge:
         raise AssertionError(category)  # pragma: no cover - the ranking was validated
 
     def strength(self, category: str, value_rank: int, items: Sequence[Item]) -> tuple[int, ...]:
-        return (self.score[category], value_rank, *self.tiebreak(items))
+        """Category, value, then the high card, except between hands with no ox where ``no_ox_ties`` decides."""
+        no_ox_rule = category == self.rules.fallback and self.rules.no_ox_ties != "as_ties"
+        return (self.score[category], value_rank, *(() if no_ox_rule else self.tiebreak(items)))
 
     # Whole hands -----------------------------------------------------------------------------
     def classify(self, items: Sequence[Item]) -> tuple[str, str | None, tuple[int, ...]]:

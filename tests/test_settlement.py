@@ -35,6 +35,18 @@ def test_niuniu_tie_options(ties: str, outcome: str) -> None:
     assert result.players[0].outcome == outcome
 
 
+@pytest.mark.parametrize(("no_ox_ties", "outcome"), [("push", "push"), ("banker", "lose"), ("as_ties", "win")])
+def test_no_ox_ties_decide_between_two_hands_without_an_ox(no_ox_ties: str, outcome: str) -> None:
+    """`no_ox_ties` is 'the rule when both have no ox': under niuniu's high-card ties it was only
+    consulted when the high cards tied too, so a player's JH beat the banker's 8S even with "banker".
+    The strengths agree: equal lists tie, so two hands without an ox show equal ones unless `as_ties`."""
+    result = _play(_rules("niuniu", no_ox_ties=no_ox_ties), "AS 2S 3S 4S 8S", "AH 2H 3H 4H JH")
+    bank, player = result.banker_evaluation, result.players[0].evaluation
+    assert [bank.has_ox, player.has_ox] == [False, False]
+    assert result.players[0].outcome == outcome
+    assert (bank.strength == player.strength) == (no_ox_ties != "as_ties")
+
+
 def test_loser_pays_the_winners_multiplier(niuniu) -> None:
     result = _play(niuniu, "KH QD JC 9D 6C",  # Niu 5, x1
                    "KS QC JS 9S 10S",  # Niu 9, x2: wins 2 stakes
