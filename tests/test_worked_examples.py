@@ -89,6 +89,12 @@ def test_ox_power_table(hand: str, label: str, category: str, gnau) -> None:
     assert (reading.label, reading.category) == (label, category)
 
 
+def test_five_small_needs_no_ox(gnau) -> None:
+    """'if all five cards are low-Ox-value (A, 2, 3, or 4), this condition is called "All-Small"':
+    no ox is asked of it, and no three of A A 2 2 4 make one."""
+    assert [alt.label for alt in evaluate("AH AD 2S 2H 4C", gnau).alternatives] == ["Five Small"]
+
+
 def test_nenku_scores_as_single_ox_1(gnau) -> None:
     assert evaluate("10S 4H 6D AH JC", gnau).strength == evaluate("10S 9H AH 7D 4C", gnau).strength
 
