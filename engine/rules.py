@@ -18,6 +18,9 @@ CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bo
 CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
 TILE_SPLITS = ("bull",)
 FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
+# Options that only cards can use: set on tiles they would be silently ignored
+CARD_OPTIONS = ("triple_is_ox", "ten_is_duke", "five_small_max_total", "double_ox_three_six", "nenku_label",
+                "suit_order", "suited_ox_pays_double")
 MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
 
@@ -138,6 +141,10 @@ class HouseRules:
                 raise RulesError(f"option 'labels': unknown category {key!r}")
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
+        if self.items == "tiles":
+            for f in dataclasses.fields(self):
+                if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default:
+                    raise RulesError(f"option {f.name!r} is for cards; these rules deal tiles")
         if sorted(self.suit_order) != sorted("SHDC"):
             raise RulesError(f"option 'suit_order' must order the four suits S H D C, not {self.suit_order!r}")
         if not 1 <= self.decks <= MOST_DECKS:

@@ -85,6 +85,17 @@ def test_tiles_cannot_use_high_card_ties() -> None:
         rules_from_mapping({"base": "tau-ngau-pagat", "ties": "high_card"})
 
 
+@pytest.mark.parametrize("option, value", [
+    ("triple_is_ox", True), ("ten_is_duke", True), ("five_small_max_total", 10), ("double_ox_three_six", True),
+    ("nenku_label", True), ("suit_order", "DCHS"), ("suited_ox_pays_double", True),
+])
+def test_tiles_refuse_options_only_cards_use(option: str, value: object) -> None:
+    """Set on a domino table these would be ignored without a word, so the table is refused."""
+    with pytest.raises(RulesError, match=f"option '{option}' is for cards; these rules deal tiles"):
+        rules_from_mapping({"base": "tau-ngau-pagat", option: value})
+    assert getattr(rules_from_mapping({"base": "gnau", option: value}), option) == value
+
+
 def test_rules_need_a_name_and_items() -> None:
     with pytest.raises(RulesError, match="need the option"):
         rules_from_mapping({"three_six_wild": True})
