@@ -175,3 +175,24 @@ def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
     assert not browser.find_element(By.ID, "problem").is_displayed()
     assert "on a 480 × 360 photo" in browser.find_element(By.ID, "seen").text
     assert "Not settled" in browser.find_element(By.ID, "settlement").text  # the tiny model reads no hands
+
+
+def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:
+    """A name such as "Ana / table 3" reaches its record; its grade was wiped by 'Not Found'."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    browser.get(f"{url}/trainer")
+    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    browser.find_element(By.ID, "trainee").send_keys("Ana / table 3")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    label, payout = _right_answer(database, "Ana / table 3")
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
+    browser.find_element(By.ID, "payout").send_keys(str(payout))
+    browser.find_element(By.ID, "submit").click()
+    summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
+                    and d.find_element(By.CLASS_NAME, "summary"))
+    assert summary.text.startswith("Ana / table 3: 1 drills, 100% right")
+    assert browser.find_element(By.CLASS_NAME, "verdict").text == "Right"
