@@ -79,6 +79,42 @@ def _wait(driver, condition, seconds: float = 20):
     return WebDriverWait(driver, seconds).until(condition)
 
 
+def _open(driver, url: str) -> None:
+    """A page with a presets list, once the list has come from the API."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(url)
+    _wait(driver, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+
+
+def _upload_with_photo(driver, url: str, folder: Path) -> None:
+    """The upload page with a 480 × 360 photo of a green table chosen."""
+    from selenium.webdriver.common.by import By
+
+    photo = folder / "table.jpg"
+    cv2.imwrite(str(photo), _table(480, 360))
+    _open(driver, f"{url}/upload")
+    driver.find_element(By.ID, "image").send_keys(str(photo))
+
+
+def _read_with_stakes(driver, stakes: str) -> None:
+    """The upload form sent with these stakes."""
+    from selenium.webdriver.common.by import By
+
+    field = driver.find_element(By.ID, "stakes")
+    field.clear()
+    field.send_keys(stakes)
+    driver.find_element(By.ID, "evaluate").click()
+
+
+def _problem(driver) -> str:
+    """The upload page's error, once shown."""
+    from selenium.webdriver.common.by import By
+
+    return _wait(driver, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem")).text
+
+
 def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     """Worked out from what the ledger says was dealt, with the engine, not through the page."""
     with sqlite3.connect(database) as db:
@@ -93,8 +129,7 @@ def test_trainer_flow(server, browser) -> None:
     from selenium.webdriver.support.ui import Select
 
     url, database = server
-    browser.get(f"{url}/trainer")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    _open(browser, f"{url}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("ana")
     Select(browser.find_element(By.ID, "rules")).select_by_value("gnau")
     for round_number, correct in ((1, True), (2, False)):
@@ -122,8 +157,7 @@ def test_live_page_sends_camera_frames_and_draws_the_answers(reader, browser) ->
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get(f"{reader}/live")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    _open(browser, f"{reader}/live")
     Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
     browser.find_element(By.ID, "start").click()
     counted = re.compile(r"(\d+) answers to (\d+) frames sent")
@@ -155,21 +189,11 @@ def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    photo = tmp_path / "table.jpg"
-    cv2.imwrite(str(photo), _table(480, 360))
-    browser.get(f"{reader}/upload")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
-    browser.find_element(By.ID, "image").send_keys(str(photo))
+    _upload_with_photo(browser, reader, tmp_path)
     Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
-    stakes = browser.find_element(By.ID, "stakes")
-    stakes.clear()
-    stakes.send_keys("[1]")
-    browser.find_element(By.ID, "evaluate").click()
-    problem = _wait(browser, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem"))
-    assert "stakes must be" in problem.text
-    stakes.clear()
-    stakes.send_keys('{"1": 5}')
-    browser.find_element(By.ID, "evaluate").click()
+    _read_with_stakes(browser, "[1]")
+    assert "stakes must be" in _problem(browser)
+    _read_with_stakes(browser, '{"1": 5}')
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.execute_script(
         "const i = document.getElementById('annotated'); return i.complete && i.naturalWidth === 480"))
     assert not browser.find_element(By.ID, "problem").is_displayed()
@@ -183,8 +207,7 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
     from selenium.webdriver.support.ui import Select
 
     url, database = server
-    browser.get(f"{url}/trainer")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    _open(browser, f"{url}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("Ana / table 3")
     browser.find_element(By.ID, "deal").click()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -196,3 +219,15 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
                     and d.find_element(By.CLASS_NAME, "summary"))
     assert summary.text.startswith("Ana / table 3: 1 drills, 100% right")
     assert browser.find_element(By.CLASS_NAME, "verdict").text == "Right"
+
+
+def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(server, browser, tmp_path: Path) -> None:
+    """An error is not shown beside the previous photo's hands and settlement, as if they were its answer."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
+    _read_with_stakes(browser, '{"1": "ten"}')
+    assert "stakes must be" in _problem(browser)
+    assert not browser.find_element(By.ID, "result").is_displayed()
