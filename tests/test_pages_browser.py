@@ -231,3 +231,21 @@ def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(serve
     _read_with_stakes(browser, '{"1": "ten"}')
     assert "stakes must be" in _problem(browser)
     assert not browser.find_element(By.ID, "result").is_displayed()
+
+
+def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
+    """A second click while the camera opened started a second camera and socket; Stop closed only one."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.execute_script("""
+        window.opened = [];
+        const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (wanted) => { const s = await open(wanted); opened.push(s); return s; };
+        const start = document.getElementById("start");
+        start.click();
+        start.click();""")
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    browser.find_element(By.ID, "start").click()
+    assert browser.find_element(By.ID, "start").text == "Start the camera"
+    assert browser.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)") == [0]
