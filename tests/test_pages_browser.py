@@ -20,6 +20,8 @@ from oxeye.vision.steady import Steadier
 from readings import rows_reading
 from serving import free_port, start_server, stop_server
 
+# A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
+LAN_HOST = "oxeye.test"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="Debian's chromium and chromium-driver are not installed (make test installs them)")
@@ -66,6 +68,7 @@ def browser(tmp_path: Path):
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
                  f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1200,900",
                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                 f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
                  f"--use-file-for-fake-video-capture={_camera_file(tmp_path / 'camera.y4m')}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
@@ -249,3 +252,14 @@ def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
     browser.find_element(By.ID, "start").click()
     assert browser.find_element(By.ID, "start").text == "Start the camera"
     assert browser.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)") == [0]
+
+
+def test_live_page_says_why_a_page_over_plain_http_has_no_camera(server, browser) -> None:
+    """Over http from another machine the browser gives no camera at all: said so, not a TypeError."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, server[0].replace("127.0.0.1", LAN_HOST) + "/live")
+    browser.find_element(By.ID, "start").click()
+    status = _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
+                   and d.find_element(By.ID, "status").text)
+    assert "https" in status and "localhost" in status and "undefined" not in status
