@@ -263,3 +263,16 @@ def test_live_page_says_why_a_page_over_plain_http_has_no_camera(server, browser
     status = _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
                    and d.find_element(By.ID, "status").text)
     assert "https" in status and "localhost" in status and "undefined" not in status
+
+
+def test_live_page_shows_a_refused_query_as_the_servers_words(server, browser) -> None:
+    """The server's reason, not 'Frame : ...', and the page stopped with the socket."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "stakes").clear()
+    browser.find_element(By.ID, "stakes").send_keys("[1]")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
+          and d.find_element(By.ID, "start").text == "Start the camera")
+    assert browser.find_element(By.ID, "status").text.startswith("stakes must be a JSON object")
