@@ -276,3 +276,23 @@ def test_live_page_shows_a_refused_query_as_the_servers_words(server, browser) -
     _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
           and d.find_element(By.ID, "start").text == "Start the camera")
     assert browser.find_element(By.ID, "status").text.startswith("stakes must be a JSON object")
+
+
+def test_live_page_says_when_the_server_goes_away(browser, tmp_path: Path) -> None:
+    """The page stopped without a word, the last frame's counts still shown; and Start then did nothing visible."""
+    from selenium.webdriver.common.by import By
+
+    port = free_port()
+    process = start_server(tmp_path, port)
+    try:
+        _open(browser, f"http://127.0.0.1:{port}/live")
+        browser.find_element(By.ID, "start").click()
+        _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    finally:
+        stop_server(process)
+    status = _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera"
+                   and d.find_element(By.ID, "status"))
+    assert status.get_attribute("class") == "error" and "connection to the server was lost" in status.text
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "page could not reach the server" in d.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "start").text == "Start the camera"
