@@ -38,6 +38,12 @@ def upload() -> HTMLResponse:
     return _page("upload.html")
 
 
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon, said without an error: a 404 here was logged as an error on every page."""
+    return Response(status_code=204)
+
+
 @router.get("/static/{name}")
 def static(name: str) -> Response:
     """The pages' shared stylesheet and script."""

@@ -71,6 +71,7 @@ def browser(tmp_path: Path):
                  f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
                  f"--use-file-for-fake-video-capture={_camera_file(tmp_path / 'camera.y4m')}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for get_log("browser")
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
     yield driver
     driver.quit()
@@ -296,3 +297,12 @@ def test_live_page_says_when_the_server_goes_away(browser, tmp_path: Path) -> No
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda d: "page could not reach the server" in d.find_element(By.ID, "status").text)
     assert browser.find_element(By.ID, "start").text == "Start the camera"
+
+
+def test_pages_load_without_console_errors(server, browser) -> None:
+    """Each page asked for /favicon.ico, a 404 that every page logged as an error."""
+    for page in ("/", "/upload", "/trainer", "/live"):
+        browser.get(server[0] + page)
+        _wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], page
