@@ -306,3 +306,16 @@ def test_pages_load_without_console_errors(server, browser) -> None:
         _wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
         errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
         assert errors == [], page
+
+
+def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
+    """The reason came in an alert, a box that holds up the page until dismissed; it is shown as an answer's is."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("..")
+    browser.find_element(By.ID, "deal").click()
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == "trainee: cannot be '..': no URL reaches that record"
+    assert not browser.find_element(By.ID, "drill").is_displayed()
