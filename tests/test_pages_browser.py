@@ -319,3 +319,20 @@ def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
                     and d.find_element(By.CSS_SELECTOR, "#grade .error"))
     assert problem.text == "trainee: cannot be '..': no URL reaches that record"
     assert not browser.find_element(By.ID, "drill").is_displayed()
+
+
+def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
+    """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("eve")
+    browser.execute_script("const deal = document.getElementById('deal'); deal.click(); deal.click();")
+    _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.execute_script("document.getElementById('submit').click(); document.getElementById('deal').click();")
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'eve'").fetchone() == (1, 1)
