@@ -336,3 +336,12 @@ def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> Non
     assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'eve'").fetchone() == (1, 1)
+
+
+def test_live_pages_picture_has_a_name(server, browser) -> None:
+    """The camera's canvas was an unnamed box to a screen reader, beside labelled controls."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    view = browser.find_element(By.ID, "view")
+    assert (view.aria_role, view.accessible_name) == ("image", "the camera's picture, with what is read drawn over it")
