@@ -345,3 +345,18 @@ def test_live_pages_picture_has_a_name(server, browser) -> None:
     _open(browser, f"{server[0]}/live")
     view = browser.find_element(By.ID, "view")
     assert (view.aria_role, view.accessible_name) == ("image", "the camera's picture, with what is read drawn over it")
+
+
+def test_live_page_counts_each_start_afresh(server, browser) -> None:
+    """Started again, the page went on counting from the last run while the server numbered frames from 1."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    counted = re.compile(r"^(\d+) answers to (\d+) frames sent .* frame (\d+),")
+    for _ in range(2):
+        browser.execute_script("document.getElementById('status').textContent = ''")  # the last run's line gone
+        browser.find_element(By.ID, "start").click()
+        status = _wait(browser, lambda d: (m := counted.search(d.find_element(By.ID, "status").text)) and int(m[3]) >= 2 and m)
+        browser.find_element(By.ID, "start").click()
+        answers, sent, frame = map(int, status.groups())
+        assert answers <= frame and sent <= frame + 1
