@@ -360,3 +360,15 @@ def test_live_page_counts_each_start_afresh(server, browser) -> None:
         browser.find_element(By.ID, "start").click()
         answers, sent, frame = map(int, status.groups())
         assert answers <= frame and sent <= frame + 1
+
+
+def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) -> None:
+    """A proxy's HTML error (nginx takes 1 MB by default, less than a phone's photo) read as JSON showed
+    "Unexpected token '<' ... is not valid JSON"."""
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.execute_script("""
+        const page = "<html><body><h1>413 Request Entity Too Large</h1></body></html>";
+        window.fetch = async () => new Response(page, {status: 413, statusText: "Request Entity Too Large",
+                                                       headers: {"Content-Type": "text/html"}});""")
+    _read_with_stakes(browser, "{}")
+    assert _problem(browser) == "the server answered 413 Request Entity Too Large"
