@@ -372,3 +372,23 @@ def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) 
                                                        headers: {"Content-Type": "text/html"}});""")
     _read_with_stakes(browser, "{}")
     assert _problem(browser) == "the server answered 413 Request Entity Too Large"
+
+
+def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
+    """The record's failure replaced the grade with its error and offered the drill again, to be refused (409)."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("fay")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    browser.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = (path, init) => path.includes("/trainees/") ? Promise.reject(new TypeError("Failed to fetch"))
+          : fetched(path, init);""")
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.find_element(By.ID, "history").text == "The record could not be loaded: Failed to fetch"
+    assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
+    assert not browser.find_element(By.ID, "submit").is_enabled()
