@@ -392,3 +392,13 @@ def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     assert browser.find_element(By.ID, "history").text == "The record could not be loaded: Failed to fetch"
     assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
     assert not browser.find_element(By.ID, "submit").is_enabled()
+
+
+def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -> None:
+    """Without --source the link led to the stream's 404, its JSON shown raw: the page says how to start one."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(server[0])
+    links = [a.get_attribute("href") for a in browser.find_elements(By.TAG_NAME, "a")]
+    assert f"{server[0]}/upload" in links and f"{server[0]}/v1/stream.mjpg" not in links
+    assert browser.find_element(By.ID, "stream").text.startswith("Camera stream: off; oxeye serve --source")
