@@ -402,3 +402,19 @@ def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -
     links = [a.get_attribute("href") for a in browser.find_elements(By.TAG_NAME, "a")]
     assert f"{server[0]}/upload" in links and f"{server[0]}/v1/stream.mjpg" not in links
     assert browser.find_element(By.ID, "stream").text.startswith("Camera stream: off; oxeye serve --source")
+
+
+def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> None:
+    """The name typed since the deal chose the record shown under the grade: another trainee's, or none."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    trainee = browser.find_element(By.ID, "trainee")
+    trainee.send_keys("gus")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    trainee.send_keys(" and hal")
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
+    assert summary.text.startswith("gus: 1 drills")
