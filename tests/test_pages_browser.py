@@ -418,3 +418,16 @@ def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> No
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
     assert summary.text.startswith("gus: 1 drills")
+
+
+def test_live_page_holds_the_table_fixed_while_reading(server, browser) -> None:
+    """Rules, banker and stakes are sent once, at the start: edited later they looked taken and were not."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    fields = [browser.find_element(By.ID, name) for name in ("rules", "banker", "stakes")]
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert [field.is_enabled() for field in fields] == [False] * 3
+    browser.find_element(By.ID, "start").click()
+    assert [field.is_enabled() for field in fields] == [True] * 3
