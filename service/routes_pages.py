@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from oxeye.service.errors import ServiceError
@@ -12,15 +13,26 @@ from oxeye.service.errors import ServiceError
 router = APIRouter(include_in_schema=False)
 _PAGES = resources.files("oxeye.service.pages")
 _STATIC = {"oxeye.css": "text/css", "oxeye.js": "text/javascript"}
+_STREAM_OFF = ('<li id="stream">Camera stream: off; <code>oxeye serve --source</code> shows the server\'s own camera '
+               'here, annotated</li>')
+
+
+def _text(name: str) -> str:
+    """One of the pages' files, as shipped in the package."""
+    return _PAGES.joinpath(name).read_text(encoding="utf-8")
 
 
 def _page(name: str) -> HTMLResponse:
-    return HTMLResponse(_PAGES.joinpath(name).read_text(encoding="utf-8"))
+    return HTMLResponse(_text(name))
 
 
 @router.get("/")
-def index() -> HTMLResponse:
-    return _page("index.html")
+def index(request: Request) -> HTMLResponse:
+    """The pages' links; the camera stream's only where there is one (else it led to a 404's raw JSON)."""
+    page = _text("index.html")
+    if request.app.state.stream is None:
+        page = re.sub(r'<li id="stream">.*?</li>', _STREAM_OFF, page)
+    return HTMLResponse(page)
 
 
 @router.get("/trainer")
@@ -38,9 +50,15 @@ def upload() -> HTMLResponse:
     return _page("upload.html")
 
 
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon, said without an error: a 404 here was logged as an error on every page."""
+    return Response(status_code=204)
+
+
 @router.get("/static/{name}")
 def static(name: str) -> Response:
     """The pages' shared stylesheet and script."""
     if name not in _STATIC:
         raise ServiceError(f"no static file {name!r}", 404)
-    return Response(_PAGES.joinpath(name).read_text(encoding="utf-8"), media_type=_STATIC[name])
+    return Response(_text(name), media_type=_STATIC[name])

@@ -51,8 +51,9 @@ def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
     return _grade_out(drill, trainer.answer(db, drill, body.label, body.payout))
 
 
-@router.get("/trainees/{trainee}", response_model=HistoryOut)
+@router.get("/trainees/{trainee:path}", response_model=HistoryOut)
 def history(trainee: str, db: Db) -> HistoryOut:
-    """A trainee's record: how many drills, how many right, how fast, and the latest ones."""
+    """A trainee's record: how many drills, how many right, how fast, and the latest ones (a name may hold
+    a slash, sent as %2F)."""
     drills = trainer.history(db, trainee)
     return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])

@@ -7,7 +7,8 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
@@ -164,10 +165,20 @@ class Health(BaseModel):
     database: str
 
 
+def _reachable(trainee: str) -> str:
+    """A trainee's record is at /v1/trainer/trainees/{name}, where "." and ".." are taken for the path's own."""
+    if trainee in (".", ".."):
+        raise PydanticCustomError("trainee_name", "cannot be '{name}': no URL reaches that record", {"name": trainee})
+    return trainee
+
+
+TraineeName = Annotated[Name, AfterValidator(_reachable)]
+
+
 class DrillIn(RequestModel):
     """Ask for a new drill for a trainee."""
 
-    trainee: Name
+    trainee: TraineeName
     rules: RulesSpec = "gnau"
 
 

@@ -20,6 +20,8 @@ from oxeye.vision.steady import Steadier
 from readings import rows_reading
 from serving import free_port, start_server, stop_server
 
+# A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
+LAN_HOST = "oxeye.test"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="Debian's chromium and chromium-driver are not installed (make test installs them)")
@@ -66,8 +68,10 @@ def browser(tmp_path: Path):
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
                  f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1200,900",
                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                 f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
                  f"--use-file-for-fake-video-capture={_camera_file(tmp_path / 'camera.y4m')}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for get_log("browser")
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
     yield driver
     driver.quit()
@@ -77,6 +81,42 @@ def _wait(driver, condition, seconds: float = 20):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, seconds).until(condition)
+
+
+def _open(driver, url: str) -> None:
+    """A page with a presets list, once the list has come from the API."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(url)
+    _wait(driver, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+
+
+def _upload_with_photo(driver, url: str, folder: Path) -> None:
+    """The upload page with a 480 × 360 photo of a green table chosen."""
+    from selenium.webdriver.common.by import By
+
+    photo = folder / "table.jpg"
+    cv2.imwrite(str(photo), _table(480, 360))
+    _open(driver, f"{url}/upload")
+    driver.find_element(By.ID, "image").send_keys(str(photo))
+
+
+def _read_with_stakes(driver, stakes: str) -> None:
+    """The upload form sent with these stakes."""
+    from selenium.webdriver.common.by import By
+
+    field = driver.find_element(By.ID, "stakes")
+    field.clear()
+    field.send_keys(stakes)
+    driver.find_element(By.ID, "evaluate").click()
+
+
+def _problem(driver) -> str:
+    """The upload page's error, once shown."""
+    from selenium.webdriver.common.by import By
+
+    return _wait(driver, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem")).text
 
 
 def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
@@ -93,8 +133,7 @@ def test_trainer_flow(server, browser) -> None:
     from selenium.webdriver.support.ui import Select
 
     url, database = server
-    browser.get(f"{url}/trainer")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    _open(browser, f"{url}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("ana")
     Select(browser.find_element(By.ID, "rules")).select_by_value("gnau")
     for round_number, correct in ((1, True), (2, False)):
@@ -122,8 +161,7 @@ def test_live_page_sends_camera_frames_and_draws_the_answers(reader, browser) ->
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get(f"{reader}/live")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
+    _open(browser, f"{reader}/live")
     Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
     browser.find_element(By.ID, "start").click()
     counted = re.compile(r"(\d+) answers to (\d+) frames sent")
@@ -155,23 +193,241 @@ def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    photo = tmp_path / "table.jpg"
-    cv2.imwrite(str(photo), _table(480, 360))
-    browser.get(f"{reader}/upload")
-    _wait(browser, lambda d: len(Select(d.find_element(By.ID, "rules")).options) >= 5)
-    browser.find_element(By.ID, "image").send_keys(str(photo))
+    _upload_with_photo(browser, reader, tmp_path)
     Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
-    stakes = browser.find_element(By.ID, "stakes")
-    stakes.clear()
-    stakes.send_keys("[1]")
-    browser.find_element(By.ID, "evaluate").click()
-    problem = _wait(browser, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem"))
-    assert "stakes must be" in problem.text
-    stakes.clear()
-    stakes.send_keys('{"1": 5}')
-    browser.find_element(By.ID, "evaluate").click()
+    _read_with_stakes(browser, "[1]")
+    assert "stakes must be" in _problem(browser)
+    _read_with_stakes(browser, '{"1": 5}')
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.execute_script(
         "const i = document.getElementById('annotated'); return i.complete && i.naturalWidth === 480"))
     assert not browser.find_element(By.ID, "problem").is_displayed()
     assert "on a 480 × 360 photo" in browser.find_element(By.ID, "seen").text
     assert "Not settled" in browser.find_element(By.ID, "settlement").text  # the tiny model reads no hands
+
+
+def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:
+    """A name such as "Ana / table 3" reaches its record; its grade was wiped by 'Not Found'."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("Ana / table 3")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    label, payout = _right_answer(database, "Ana / table 3")
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
+    browser.find_element(By.ID, "payout").send_keys(str(payout))
+    browser.find_element(By.ID, "submit").click()
+    summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
+                    and d.find_element(By.CLASS_NAME, "summary"))
+    assert summary.text.startswith("Ana / table 3: 1 drills, 100% right")
+    assert browser.find_element(By.CLASS_NAME, "verdict").text == "Right"
+
+
+def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(server, browser, tmp_path: Path) -> None:
+    """An error is not shown beside the previous photo's hands and settlement, as if they were its answer."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
+    _read_with_stakes(browser, '{"1": "ten"}')
+    assert "stakes must be" in _problem(browser)
+    assert not browser.find_element(By.ID, "result").is_displayed()
+
+
+def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
+    """A second click while the camera opened started a second camera and socket; Stop closed only one."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.execute_script("""
+        window.opened = [];
+        const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (wanted) => { const s = await open(wanted); opened.push(s); return s; };
+        const start = document.getElementById("start");
+        start.click();
+        start.click();""")
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    browser.find_element(By.ID, "start").click()
+    assert browser.find_element(By.ID, "start").text == "Start the camera"
+    assert browser.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)") == [0]
+
+
+def test_live_page_says_why_a_page_over_plain_http_has_no_camera(server, browser) -> None:
+    """Over http from another machine the browser gives no camera at all: said so, not a TypeError."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, server[0].replace("127.0.0.1", LAN_HOST) + "/live")
+    browser.find_element(By.ID, "start").click()
+    status = _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
+                   and d.find_element(By.ID, "status").text)
+    assert "https" in status and "localhost" in status and "undefined" not in status
+
+
+def test_live_page_shows_a_refused_query_as_the_servers_words(server, browser) -> None:
+    """The server's reason, not 'Frame : ...', and the page stopped with the socket."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "stakes").clear()
+    browser.find_element(By.ID, "stakes").send_keys("[1]")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
+          and d.find_element(By.ID, "start").text == "Start the camera")
+    assert browser.find_element(By.ID, "status").text.startswith("stakes must be a JSON object")
+
+
+def test_live_page_says_when_the_server_goes_away(browser, tmp_path: Path) -> None:
+    """The page stopped without a word, the last frame's counts still shown; and Start then did nothing visible."""
+    from selenium.webdriver.common.by import By
+
+    port = free_port()
+    process = start_server(tmp_path, port)
+    try:
+        _open(browser, f"http://127.0.0.1:{port}/live")
+        browser.find_element(By.ID, "start").click()
+        _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    finally:
+        stop_server(process)
+    status = _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera"
+                   and d.find_element(By.ID, "status"))
+    assert status.get_attribute("class") == "error" and "connection to the server was lost" in status.text
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "page could not reach the server" in d.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "start").text == "Start the camera"
+
+
+def test_pages_load_without_console_errors(server, browser) -> None:
+    """Each page asked for /favicon.ico, a 404 that every page logged as an error."""
+    for page in ("/", "/upload", "/trainer", "/live"):
+        browser.get(server[0] + page)
+        _wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], page
+
+
+def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
+    """The reason came in an alert, a box that holds up the page until dismissed; it is shown as an answer's is."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("..")
+    browser.find_element(By.ID, "deal").click()
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == "trainee: cannot be '..': no URL reaches that record"
+    assert not browser.find_element(By.ID, "drill").is_displayed()
+
+
+def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
+    """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("eve")
+    browser.execute_script("const deal = document.getElementById('deal'); deal.click(); deal.click();")
+    _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.execute_script("document.getElementById('submit').click(); document.getElementById('deal').click();")
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'eve'").fetchone() == (1, 1)
+
+
+def test_live_pages_picture_has_a_name(server, browser) -> None:
+    """The camera's canvas was an unnamed box to a screen reader, beside labelled controls."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    view = browser.find_element(By.ID, "view")
+    assert (view.aria_role, view.accessible_name) == ("image", "the camera's picture, with what is read drawn over it")
+
+
+def test_live_page_counts_each_start_afresh(server, browser) -> None:
+    """Started again, the page went on counting from the last run while the server numbered frames from 1."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    counted = re.compile(r"^(\d+) answers to (\d+) frames sent .* frame (\d+),")
+    for _ in range(2):
+        browser.execute_script("document.getElementById('status').textContent = ''")  # the last run's line gone
+        browser.find_element(By.ID, "start").click()
+        status = _wait(browser, lambda d: (m := counted.search(d.find_element(By.ID, "status").text)) and int(m[3]) >= 2 and m)
+        browser.find_element(By.ID, "start").click()
+        answers, sent, frame = map(int, status.groups())
+        assert answers <= frame and sent <= frame + 1
+
+
+def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) -> None:
+    """A proxy's HTML error (nginx takes 1 MB by default, less than a phone's photo) read as JSON showed
+    "Unexpected token '<' ... is not valid JSON"."""
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.execute_script("""
+        const page = "<html><body><h1>413 Request Entity Too Large</h1></body></html>";
+        window.fetch = async () => new Response(page, {status: 413, statusText: "Request Entity Too Large",
+                                                       headers: {"Content-Type": "text/html"}});""")
+    _read_with_stakes(browser, "{}")
+    assert _problem(browser) == "the server answered 413 Request Entity Too Large"
+
+
+def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
+    """The record's failure replaced the grade with its error and offered the drill again, to be refused (409)."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("fay")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    browser.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = (path, init) => path.includes("/trainees/") ? Promise.reject(new TypeError("Failed to fetch"))
+          : fetched(path, init);""")
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.find_element(By.ID, "history").text == "The record could not be loaded: Failed to fetch"
+    assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
+    assert not browser.find_element(By.ID, "submit").is_enabled()
+
+
+def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -> None:
+    """Without --source the link led to the stream's 404, its JSON shown raw: the page says how to start one."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(server[0])
+    links = [a.get_attribute("href") for a in browser.find_elements(By.TAG_NAME, "a")]
+    assert f"{server[0]}/upload" in links and f"{server[0]}/v1/stream.mjpg" not in links
+    assert browser.find_element(By.ID, "stream").text.startswith("Camera stream: off; oxeye serve --source")
+
+
+def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> None:
+    """The name typed since the deal chose the record shown under the grade: another trainee's, or none."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    trainee = browser.find_element(By.ID, "trainee")
+    trainee.send_keys("gus")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    trainee.send_keys(" and hal")
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
+    assert summary.text.startswith("gus: 1 drills")
+
+
+def test_live_page_holds_the_table_fixed_while_reading(server, browser) -> None:
+    """Rules, banker and stakes are sent once, at the start: edited later they looked taken and were not."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    fields = [browser.find_element(By.ID, name) for name in ("rules", "banker", "stakes")]
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert [field.is_enabled() for field in fields] == [False] * 3
+    browser.find_element(By.ID, "start").click()
+    assert [field.is_enabled() for field in fields] == [True] * 3

@@ -47,6 +47,7 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
     server = start_server(tmp_path, port, "--source", str(_video(tmp_path / "table.avi")),
                           "--model", str(tiny / "run" / "oxeye.onnx"))
     try:
+        assert 'href="/v1/stream.mjpg"' in httpx.get(f"http://127.0.0.1:{port}/").text  # the home page links it
         with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
             assert response.status_code == 200
             assert response.headers["content-type"].startswith("multipart/x-mixed-replace")

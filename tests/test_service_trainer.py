@@ -73,6 +73,9 @@ def test_bad_answers(app, body: dict, status: int, message: str) -> None:
         assert client.get("/v1/trainer/trainees/kim").json()["drills"] == 0  # nothing half-recorded
         assert client.post("/v1/trainer/drills/999/answer", json={"label": "x", "payout": "1"}).status_code == 404
         assert client.post("/v1/trainer/drills", json={"trainee": "", "rules": "gnau"}).status_code == 422
+        # A browser takes /v1/trainer/trainees/.. for /v1/trainer: no record could be looked up.
+        dots = client.post("/v1/trainer/drills", json={"trainee": "..", "rules": "gnau"})
+        assert dots.status_code == 422 and dots.json()["error"] == "trainee: cannot be '..': no URL reaches that record"
         assert client.post("/v1/trainer/drills", json={"trainee": "kim", "rules": "nope"}).status_code == 400
 
 

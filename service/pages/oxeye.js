@@ -8,9 +8,15 @@ async function api(path, body) {
   const init = body === undefined ? {} : body instanceof FormData ? {method: "POST", body}
     : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
   const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+// A refused request's reason: the service's {"error"}, or the status of an answer that is not the
+// service's (a proxy's HTML page, which read as JSON said "Unexpected token '<'").
+async function failure(response) {
+  const data = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : {};
+  return new Error(data.error || `the server answered ${response.status} ${response.statusText}`.trim());
 }
 
 function text(tag, content, className) {
