@@ -199,10 +199,34 @@ def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
     assert "stakes must be" in _problem(browser)
     _read_with_stakes(browser, '{"1": 5}')
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.execute_script(
-        "const i = document.getElementById('annotated'); return i.complete && i.naturalWidth === 480"))
+        "return document.getElementById('annotated').width === 480"))
     assert not browser.find_element(By.ID, "problem").is_displayed()
     assert "on a 480 × 360 photo" in browser.find_element(By.ID, "seen").text
     assert "Not settled" in browser.find_element(By.ID, "settlement").text  # the tiny model reads no hands
+    red, green, _, _ = browser.execute_script("return Array.from(document.getElementById('annotated')"
+                                              ".getContext('2d').getImageData(300, 300, 1, 1).data)")
+    assert green > red + 40  # the photo's green table is drawn
+    sent = browser.execute_script("return performance.getEntriesByType('resource')"
+                                  ".filter((e) => e.name.includes('/v1/evaluate')).length")
+    assert sent == 2  # the refused form and the read one: the photo went once for each, not again for a drawing
+
+
+def test_upload_page_draws_each_hands_label_and_result(server, browser) -> None:
+    """What the page writes over a photo read with two hands, one banker's, as the service answers it."""
+    from oxeye.service.photo import score_photo
+
+    scored = score_photo(rows_reading([["10S", "9H", "8D", "4C", "4H"], ["KS", "QH", "JD", "KC", "QD"]]),
+                         load_rules("niuniu"), 0, {1: Decimal(2)})
+    _open(browser, f"{server[0]}/upload")
+    written = browser.execute_script("""
+        const canvas = Object.assign(document.createElement("canvas"), {width: 640, height: 480});
+        const context = canvas.getContext("2d"), written = [];
+        context.fillText = (words) => written.push(words);
+        drawOverlay(context, JSON.parse(arguments[0]), 1);
+        return written;""", json.dumps(scored))
+    assert "hand 0: No Niu (无牛) banker -10" in written  # Five Flowers pays 5 times the stake of 2
+    assert "hand 1: Five Flowers (五花牛) win +10" in written
+    assert {"10S", "KS", "QD"} <= set(written)
 
 
 def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:

@@ -1,5 +1,5 @@
 // Shared by the pages: element lookup, API calls whose errors come back as data, the presets list,
-// and a photo's or a live frame's hands as table rows.
+// and a photo's or a live frame's hands as table rows and drawn over the picture.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -69,4 +69,41 @@ function showHands(tbody, settlementLine, scored) {
   }
   settlementLine.textContent = scored.settlement.problem ? `Not settled: ${scored.settlement.problem}`
     : `Settled: the house takes ${scored.settlement.result.house}; next banker ${scored.settlement.result.next_banker}`;
+}
+
+const HAND = {settled: "#7ee787", settling: "#f4c95d"}, DOUBT = "#ff6b5b", ITEM = "#9ecbff";
+
+// Over a picture drawn in the context: each item's box and code, and around each hand its label and
+// what it won or paid, or how far it is from settling (a photo's hands are all settled); scale turns
+// the answer's pixels into the canvas's.
+function drawOverlay(context, scored, scale) {
+  const results = outcomes(scored.settlement);
+  const size = Math.max(12, context.canvas.width / 60);
+  context.lineWidth = Math.max(2, size / 7);
+  context.font = `${size}px system-ui, sans-serif`;
+  for (const item of scored.items) {
+    const [x1, y1, x2, y2] = item.box.map((v) => v * scale);
+    context.strokeStyle = context.fillStyle = item.flag ? DOUBT : ITEM;
+    context.strokeRect(x1, y1, x2 - x1, y2 - y1);
+    label(context, item.code + (item.flag ? "?" : ""), x1 + 3, y1 + size);
+  }
+  for (const hand of scored.hands) {
+    const [x1, y1, x2, y2] = hand.box.map((v) => v * scale);
+    const settled = hand.settled !== false;
+    context.strokeStyle = context.fillStyle = settled ? HAND.settled : HAND.settling;
+    context.setLineDash(settled ? [] : [8, 6]);
+    context.strokeRect(x1 - 5, y1 - 5, x2 - x1 + 10, y2 - y1 + 10);
+    context.setLineDash([]);
+    const words = hand.reading ? hand.reading.label : settled ? hand.problem : `settling ${hand.streak}…`;
+    label(context, `hand ${hand.index}: ${words} ${results[hand.index] || ""}`.trim(), x1, y2 + 1.5 * size);
+  }
+}
+
+function label(context, words, x, y) {
+  context.save();
+  context.lineWidth = 4;
+  context.strokeStyle = "#000";
+  context.strokeText(words, x, y);
+  context.restore();
+  context.fillText(words, x, y);
 }
