@@ -42,7 +42,7 @@ def hand(body: HandRequest) -> dict:
     return evaluation_json(evaluate(body.hand, rules_from_spec(body.rules)))
 
 
-@router.post("/settle", response_model=Settlement)
+@router.post("/settle", response_model=Settlement, response_model_exclude_unset=True)
 def settle_round(body: SettleRequest) -> dict:
     """Settle one round against the banker without recording it (the ledger records rounds at tables)."""
     players = [Participant(p.name, p.hand, p.stake, tuple(Onlooker(o.name, o.stake) for o in p.onlookers))

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -9,6 +14,7 @@ from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
+OXEYE = str(Path(sys.executable).with_name("oxeye"))
 
 
 @pytest.fixture()
@@ -46,6 +52,29 @@ def test_settle(client: TestClient) -> None:
     out = client.post("/v1/settle", json=body).json()
     assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 7
     assert out["banker_delta"] == -77 and out["next_banker"] == "Bea"
+
+
+def _exactly(data: object) -> str:
+    """JSON as written, whatever the order of keys: 70 and 70.0 differ, as a missing and a null field do."""
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize("rules", ["gnau", "tau-ngau-macau", {"base": "gnau", "commission": 0.05}])
+def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient, rules: object) -> None:
+    cards = rules != "tau-ngau-macau"
+    body = {"rules": rules, "banker": {"name": "Bea", "hand": "10S 9H 8D 4C 4H" if cards else "6-6 4-4 3-1 2-2 1-1"},
+            "players": [{"name": "Ann", "hand": "KS QH JD KC QD" if cards else "6-5 4-1 5-5 3-3 2-1", "stake": 10.5,
+                         "onlookers": [{"name": "Dee", "stake": 1}]}]}
+    printed = subprocess.run([OXEYE, "settle", "--json"], input=json.dumps(body), capture_output=True, text=True,
+                             timeout=60, check=True).stdout
+    assert _exactly(client.post("/v1/settle", json=body).json()) == _exactly(json.loads(printed))  # was 10.0 and nulls
+    table = client.post("/v1/tables", json={"name": "t", "rules": rules, "seats": ["Bea", "Ann"], "banker": "Bea"},
+                        headers=KEY).json()
+    played = {"hands": {"Bea": body["banker"]["hand"], "Ann": body["players"][0]["hand"]}, "stakes": {"Ann": 10.5},
+              "onlookers": {"Ann": [{"name": "Dee", "stake": 1}]}}
+    recorded = client.post(f"/v1/tables/{table['id']}/rounds", json=played, headers=KEY).json()["settlement"]
+    listed = client.get(f"/v1/tables/{table['id']}/rounds").json()[0]["settlement"]
+    assert _exactly(recorded) == _exactly(listed) == _exactly(json.loads(printed))
 
 
 @pytest.mark.parametrize(("path", "body", "status", "message"), [
