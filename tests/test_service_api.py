@@ -177,3 +177,12 @@ def test_the_api_key_guards_changes_only(client: TestClient) -> None:
     assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
                        headers={"X-API-Key": "wrong"}).status_code == 401
     assert client.get("/v1/tables").status_code == 200
+
+
+def test_a_key_beyond_ascii_is_compared_not_a_500(tmp_path: Path) -> None:
+    """compare_digest takes no str past ASCII: such a key sent, or set with --api-key, failed every change with 500."""
+    table = {"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}
+    with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sésame"))) as client:
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sesame"}).status_code == 401
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sèsame".encode()}).status_code == 401
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sésame".encode()}).status_code == 201
