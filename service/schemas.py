@@ -7,12 +7,21 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
-Name = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+def _not_blank(name: str) -> str:
+    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never play."""
+    if not name.strip():
+        raise ValueError("a name needs more than spaces")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_not_blank)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.

@@ -144,6 +144,7 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     ({"seats": ["ann", "ann"]}, 400, "distinct"),
     ({"rules": "nope"}, 400, "unknown rules preset"),
     ({"seats": ["ann"]}, 422, "seats"),
+    ({"seats": ["ann", "  "]}, 422, "seats.1: Value error, a name needs more than spaces"),  # once opened, never to play
 ])
 def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
     response = _table(client, **change)
