@@ -136,7 +136,10 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     after = client.get(f"/v1/tables/{table['id']}").json()
     assert after["banker"] == "bo"  # stuck: he banks again
     assert after["balances"] == {"ann": -13, "bo": 5, "cy": 7, "dee": 1}  # a stuck banker pays every bull
-    assert [r["number"] for r in client.get(f"/v1/tables/{table['id']}/rounds").json()] == [1, 2]
+    listed = client.get(f"/v1/tables/{table['id']}/rounds").json()
+    assert [r["number"] for r in listed] == [1, 2]
+    # in UTC, as it was answered: read back from SQLite it once had no zone and read as local time
+    assert listed[0]["created"] == first.json()["created"] and listed[0]["created"].endswith("Z")
 
 
 @pytest.mark.parametrize(("change", "status", "message"), [
