@@ -95,6 +95,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
+    (_jpeg(), {"banker": "1", "stakes": '{"1": 5}'}, 400, "the banker stakes nothing"),  # once dropped unsaid
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
     (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
 ])
