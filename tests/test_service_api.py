@@ -14,6 +14,7 @@ from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
+JSON = {"Content-Type": "application/json"}
 OXEYE = str(Path(sys.executable).with_name("oxeye"))
 
 
@@ -101,6 +102,18 @@ def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: 
     assert response.status_code == status
     assert message in response.json()["error"]
     assert client.get("/v1/health").status_code == 200
+
+
+@pytest.mark.parametrize(("body", "headers", "message"), [
+    ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
+    ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
+    ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
+    ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form
+])
+def test_a_body_that_is_no_json_object_is_told_so(client: TestClient, body: str, headers: dict, message: str) -> None:
+    """Each began with the field's empty name: ': JSON decode error', ': Input should be a valid dictionary'."""
+    response = client.post("/v1/hand", content=body, headers=headers)
+    assert response.status_code == 422 and response.json()["error"].startswith(message), response.json()
 
 
 def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: TestClient) -> None:
