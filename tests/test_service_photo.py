@@ -108,6 +108,14 @@ def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tm
     assert _post(client, _jpeg()).status_code == 200
 
 
+def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_path: Path) -> None:
+    """/v1/live takes them in the query: here they were ignored, the photo read as gnau with hand 0 banking."""
+    for path in ("/v1/evaluate?rules=niuniu&banker=1", "/v1/evaluate/annotated.jpg?keep=true"):
+        response = _post(client, _jpeg(), path)
+        assert response.status_code == 422 and "in the form with the photo, not in the query" in response.json()["error"]
+    assert not (tmp_path / "photos").exists()
+
+
 def test_no_model_is_503(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path, model=tmp_path / "none.onnx"))) as client:
         response = _post(client, _jpeg())
