@@ -51,7 +51,7 @@ def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
     return _grade_out(drill, trainer.answer(db, drill, body.label, body.payout))
 
 
-@router.get("/trainees/{trainee}", response_model=HistoryOut)
+@router.get("/trainees/{trainee:path}", response_model=HistoryOut)  # a name may hold a slash
 def history(trainee: str, db: Db) -> HistoryOut:
     """A trainee's record: how many drills, how many right, how fast, and the latest ones."""
     drills = trainer.history(db, trainee)
