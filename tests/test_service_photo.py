@@ -86,7 +86,7 @@ def _png(width: int, height: int) -> bytes:
     (b"", {}, 400, "the upload is empty"),
     (b"this is not a picture", {}, 415, "not an image"),
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
-    (b"\xff\xd8" + bytes(300_000), {}, 413, "the limit is 200,000"),
+    (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
     (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),
     (_png(20000, 10000), {}, 413, "more than the limit"),  # over Pillow's own limit: it raises on opening
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
