@@ -15,6 +15,7 @@ from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo
 from oxeye.service.db import dispose, open_database
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError
+from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
 
 if TYPE_CHECKING:
@@ -41,10 +42,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.sessions = sessions
     app.state.stream = _stream(app) if settings.source is not None else None
-    app.include_router(routes_rules.router)
-    app.include_router(routes_ledger.router)
-    app.include_router(routes_trainer.router)
-    app.include_router(routes_photo.router)
+    for routes in (routes_rules, routes_ledger, routes_trainer, routes_photo):
+        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}.
+        app.include_router(routes.router, responses={422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)

@@ -29,6 +29,13 @@ def test_health_and_docs(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/v1/hand", "/v1/settle", "/v1/tables", "/v1/tables/{table_id}/rounds"} <= schema["paths"].keys()
     assert client.get("/docs").status_code == 200
+    # every error is documented as it is answered, a Problem in JSON: 422 was FastAPI's {"detail"}, a preset's 404 text
+    problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    errors = {f"{method} {path} {status}": answer.get("content") for path, methods in schema["paths"].items()
+              for method, operation in methods.items() for status, answer in operation["responses"].items()
+              if status.startswith("4")}
+    assert {"post /v1/hand 422", "get /v1/rules/{name} 404", "post /v1/evaluate 422"} <= errors.keys()
+    assert {where: content for where, content in errors.items() if content != problem} == {}
 
 
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
