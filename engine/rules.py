@@ -181,9 +181,13 @@ def _coerce(key: str, raw: object, hint: object) -> object:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
             raise RulesError(f"option {key!r} must be a number, not {raw!r}")
         try:
-            return Decimal(str(raw))
+            value = Decimal(str(raw))
         except InvalidOperation:
-            raise RulesError(f"option {key!r} must be a number, not {raw!r}") from None
+            value = None
+        # NaN, which JSON and TOML both write, once reached the range checks and raised InvalidOperation there
+        if value is None or not value.is_finite():
+            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+        return value
     if origin is tuple:
         if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):
             raise RulesError(f"option {key!r} must be a list of names, not {raw!r}")

@@ -15,6 +15,7 @@ from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo
 from oxeye.service.db import dispose, open_database
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError
+from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
 
 if TYPE_CHECKING:
@@ -41,10 +42,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.sessions = sessions
     app.state.stream = _stream(app) if settings.source is not None else None
-    app.include_router(routes_rules.router)
-    app.include_router(routes_ledger.router)
-    app.include_router(routes_trainer.router)
-    app.include_router(routes_photo.router)
+    for routes in (routes_rules, routes_ledger, routes_trainer, routes_photo):
+        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}.
+        app.include_router(routes.router, responses={422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)
@@ -94,7 +94,16 @@ async def _invalid_socket(websocket: WebSocket, error: WebSocketRequestValidatio
 
 def _problem(problems: Any) -> dict[str, Any]:
     """Validation errors as one ``Problem``: the first in words, all of them in ``detail``."""
-    first = problems[0]
-    where = ".".join(str(p) for p in first["loc"] if p != "body")
-    return {"error": f"{where}: {first['msg']}", "detail": [
+    return {"error": _words(problems[0]), "detail": [
         {"loc": list(p["loc"]), "msg": p["msg"], "type": p["type"]} for p in problems]}
+
+
+def _words(problem: dict[str, Any]) -> str:
+    """One validation error in words: the field's dotted path and what is wrong with it, or what is wrong
+    with the body as a whole (it was ": JSON decode error" or ": Input should be a valid dictionary")."""
+    where = ".".join(str(p) for p in problem["loc"] if p != "body")
+    if problem["type"] == "json_invalid":  # its place is a character's offset in the body
+        return f"the body is not valid JSON: {problem['ctx']['error']} at character {where}"
+    if not where:
+        return f"the body must be a JSON object sent as Content-Type: application/json ({problem['msg']})"
+    return f"{where}: {problem['msg']}"

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, event, make_url
+from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
+                        make_url)
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
@@ -17,6 +18,17 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 
 class Base(DeclarativeBase):
     """The ledger's tables."""
+
+
+class UtcMoment(TypeDecorator[datetime]):
+    """A moment stored in UTC and read back with its zone: SQLite keeps none, and a round's ``created``
+    listed without one was read by clients as their local time."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
+        return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
 
 
 class TableRow(Base):
@@ -27,7 +39,7 @@ class TableRow(Base):
     name: Mapped[str] = mapped_column(String(100), unique=True)
     rules: Mapped[object] = mapped_column(JSON)  # a preset name or a table of options
     banker: Mapped[str] = mapped_column(String(100))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    created: Mapped[datetime] = mapped_column(UtcMoment, default=lambda: datetime.now(UTC))
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.position", cascade="all, delete-orphan")
     rounds: Mapped[list[RoundRow]] = relationship(order_by="RoundRow.number", cascade="all, delete-orphan")
 
@@ -54,7 +66,7 @@ class RoundRow(Base):
     banker: Mapped[str] = mapped_column(String(100))
     played: Mapped[dict] = mapped_column(JSON)
     settlement: Mapped[dict] = mapped_column(JSON)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    created: Mapped[datetime] = mapped_column(UtcMoment, default=lambda: datetime.now(UTC))
 
 
 class DrillRow(Base):
@@ -68,8 +80,8 @@ class DrillRow(Base):
     banker: Mapped[str] = mapped_column(String(100))
     player: Mapped[str] = mapped_column(String(100))
     stake: Mapped[int] = mapped_column(Integer)
-    dealt: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    answered: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    dealt: Mapped[datetime] = mapped_column(UtcMoment)
+    answered: Mapped[datetime | None] = mapped_column(UtcMoment, default=None)
     answer_label: Mapped[str | None] = mapped_column(String(100), default=None)
     answer_payout: Mapped[str | None] = mapped_column(String(40), default=None)
     ox_correct: Mapped[bool | None] = mapped_column(default=None)

@@ -30,7 +30,9 @@ def session(request: Request) -> Iterator[Session]:
 def require_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
     """Endpoints that change the ledger need the API key, when the service has one."""
     expected = request.app.state.settings.api_key
-    if expected is not None and not (x_api_key and secrets.compare_digest(x_api_key, expected)):
+    # As bytes: compare_digest takes no str beyond ASCII, and a header arrives as its bytes read as Latin-1.
+    sent = (x_api_key or "").encode("latin-1")
+    if expected is not None and not (sent and secrets.compare_digest(sent, expected.encode())):
         raise ServiceError("this endpoint changes the ledger: send the API key in the X-API-Key header", 401)
 
 

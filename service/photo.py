@@ -17,8 +17,9 @@ from oxeye.vision.classes import KIND_OF_PLURAL
 from oxeye.vision.reading import UNSURE_HAND, Reading
 
 
-def parse_stakes(text: str) -> dict[int, Decimal]:
-    """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``."""
+def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
+    """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``; none on the banker's
+    hand, which stakes nothing (such a bet, meant for a player, was dropped and the player settled at 1)."""
     try:
         raw = json.loads(text, parse_float=Decimal)
         stakes = {int(k): Decimal(v) for k, v in raw.items()}
@@ -27,6 +28,8 @@ def parse_stakes(text: str) -> dict[int, Decimal]:
     bad = {k: str(v) for k, v in stakes.items() if not (v.is_finite() and v > 0)}
     if bad:
         raise ServiceError(f"stakes must be positive amounts: {bad}")
+    if banker in stakes:
+        raise ServiceError(f"stakes name the banker's hand {banker}: the banker stakes nothing (banker says which banks)")
     return stakes
 
 

@@ -42,12 +42,12 @@ def table(table_id: RowId, db: Db) -> TableOut:
 
 
 @router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,
-             responses={401: {"model": Problem}})
+             responses={401: {"model": Problem}}, response_model_exclude_unset=True)
 def play_round(table_id: RowId, body: RoundIn, db: Db) -> RoundOut:
     """Settle and record a round at the table's current banker; the bank passes as the rules say."""
     return _round_out(ledger.record_round(db, table_id, body))
 
 
-@router.get("/{table_id}/rounds", response_model=list[RoundOut])
+@router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True)
 def rounds(table_id: RowId, db: Db) -> list[RoundOut]:
     return [_round_out(r) for r in ledger.get_table(db, table_id).rounds]

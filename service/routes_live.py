@@ -33,7 +33,7 @@ BOUNDARY = "frame"
 
 Rules = Annotated[str, Query(description="a preset name, or a JSON table of options with an optional 'base'")]
 Banker = Annotated[int, Query(ge=0, description="which hand (by index in the reading) is the banker's")]
-Stakes = Annotated[str, Query(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given')]
+Stakes = Annotated[str, Query(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker')]
 
 
 @router.websocket("/live")
@@ -46,8 +46,8 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
         from oxeye.service.live import LiveTable  # loads the tracker, on the first live client
 
         refuse_unknown(websocket.query_params.keys(), ("rules", "banker", "stakes"), "query field")
-        table = LiveTable(detector(websocket.app.state), rules_from_text(rules), banker, parse_stakes(stakes),
-                          settings.settle_frames)
+        table = LiveTable(detector(websocket.app.state), rules_from_text(rules), banker,
+                          parse_stakes(stakes, banker), settings.settle_frames)
     except (ServiceError, EngineError) as error:
         await websocket.send_json({"error": str(error)})
         await websocket.close(status.WS_1008_POLICY_VIOLATION)

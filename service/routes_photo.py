@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
-from oxeye.service.errors import refuse_unknown
+from oxeye.service.errors import ServiceError, refuse_unknown
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/v1", tags=["photos"], responses={
 Photo = Annotated[UploadFile, File(description="a JPEG, PNG or WebP photo of the table")]
 Rules = Annotated[str, Form(description="a preset name, or a JSON table of options with an optional 'base'")]
 Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's")]
-Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given')]
+Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker')]
 Keep = Annotated[bool, Form(description="keep the photo in the data folder (it is not kept otherwise)")]
 FIELDS = ("image", "rules", "banker", "stakes", "keep")
 
@@ -32,7 +32,10 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
     settings = request.app.state.settings
     refuse_unknown((await request.form()).keys(), FIELDS, "form field")
-    house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes)
+    if request.query_params:  # as /v1/live takes them: read under other rules than the user's, without a word
+        raise ServiceError(f"send {', '.join(map(repr, sorted(request.query_params)))} in the form with the photo, "
+                           f"not in the query (the form takes {', '.join(FIELDS)})", 422)
+    house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes, banker)
     data = await image.read(settings.max_upload_bytes + 1)
     photo = await run_in_threadpool(decode_upload, data, settings.max_upload_bytes, settings.max_pixels)
     reading = await run_in_threadpool(detector(request.app.state).read, photo, kinds=table_kinds(house_rules))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from oxeye.engine import Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
@@ -28,12 +28,14 @@ def presets() -> dict[str, str]:
     return {name: rules_from_spec(name).description for name in preset_names()}
 
 
-@router.get("/rules/{name}", response_class=PlainTextResponse, responses={404: {"model": Problem}})
-def preset(name: str) -> str:
+# Its errors are JSON like every other's (a response_class of plain text documented them as text).
+@router.get("/rules/{name}", response_class=Response,
+            responses={200: {"content": {"text/plain": {}}}, 404: {"model": Problem}})
+def preset(name: str) -> PlainTextResponse:
     """One preset as TOML, to copy and edit."""
     if name not in preset_names():
         raise ServiceError(f"no preset {name!r} (presets: {', '.join(preset_names())})", 404)
-    return preset_text(name)
+    return PlainTextResponse(preset_text(name))
 
 
 @router.post("/hand", response_model=HandReading)
@@ -42,7 +44,7 @@ def hand(body: HandRequest) -> dict:
     return evaluation_json(evaluate(body.hand, rules_from_spec(body.rules)))
 
 
-@router.post("/settle", response_model=Settlement)
+@router.post("/settle", response_model=Settlement, response_model_exclude_unset=True)
 def settle_round(body: SettleRequest) -> dict:
     """Settle one round against the banker without recording it (the ledger records rounds at tables)."""
     players = [Participant(p.name, p.hand, p.stake, tuple(Onlooker(o.name, o.stake) for o in p.onlookers))

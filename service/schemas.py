@@ -13,7 +13,18 @@ from pydantic_core import PydanticCustomError
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
-Name = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+def _not_blank(name: str) -> str:
+    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never play."""
+    if not name.strip():
+        raise ValueError("a name needs more than spaces")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_not_blank)]
+# Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
+Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
 RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created")]
 
@@ -88,12 +99,15 @@ class SettleRequest(RequestModel):
 
 
 class PersonOut(BaseModel):
+    """A player (with the hand's cards and reading) or an onlooker (with whom they back); the Macau
+    declaring advice only under its rules. A field that does not apply is left out, as the command line does."""
+
     name: str
     outcome: Literal["win", "lose", "push"]
-    delta: float
-    stake: float
+    delta: Amount
+    stake: Amount
     units: int
-    commission: float
+    commission: Amount
     cards: list[str] | None = None
     category: str | None = None
     value: str | None = None
@@ -109,8 +123,8 @@ class BankerOut(BaseModel):
     category: str
     value: str | None
     label: str
-    delta: float
-    commission: float
+    delta: Amount
+    commission: Amount
 
 
 class Settlement(BaseModel):
@@ -120,8 +134,8 @@ class Settlement(BaseModel):
     banker: BankerOut
     players: list[PersonOut]
     onlookers: list[PersonOut]
-    banker_delta: float
-    house: float
+    banker_delta: Amount
+    house: Amount
     next_banker: str
 
 

@@ -45,6 +45,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.settle_frames < 1:
         raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
+    if args.api_key == "":
+        raise ValueError("--api-key is empty: no request could send it, so nothing could change the ledger")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,

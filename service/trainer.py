@@ -139,13 +139,7 @@ def _truth(drill: DrillRow) -> tuple[Evaluation, Evaluation, Decimal]:
 
 def seconds(drill: DrillRow) -> float:
     """How long the trainee took, dealt to answered."""
-    dealt, answered = (_aware(t) for t in (drill.dealt, drill.answered))
-    return round((answered - dealt).total_seconds(), 2)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes; they were stored in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return round((drill.answered - drill.dealt).total_seconds(), 2)
 
 
 def history(session: Session, trainee: str) -> list[DrillRow]:

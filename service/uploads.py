@@ -16,7 +16,8 @@ def decode_upload(data: bytes, max_bytes: int, max_pixels: int) -> np.ndarray:
     if not data:
         raise ServiceError("the upload is empty: send a JPEG or PNG photo", 400)
     if len(data) > max_bytes:
-        raise ServiceError(f"the upload is {len(data):,} bytes; the limit is {max_bytes:,}", 413)
+        # not its size: a form's photo is read only to one byte past the limit
+        raise ServiceError(f"the upload is too large: the limit is {max_bytes:,} bytes", 413)
     try:
         return decode_photo(data, max_pixels)
     except PhotoError as error:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -9,6 +14,8 @@ from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
+JSON = {"Content-Type": "application/json"}
+OXEYE = str(Path(sys.executable).with_name("oxeye"))
 
 
 @pytest.fixture()
@@ -22,6 +29,13 @@ def test_health_and_docs(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/v1/hand", "/v1/settle", "/v1/tables", "/v1/tables/{table_id}/rounds"} <= schema["paths"].keys()
     assert client.get("/docs").status_code == 200
+    # every error is documented as it is answered, a Problem in JSON: 422 was FastAPI's {"detail"}, a preset's 404 text
+    problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    errors = {f"{method} {path} {status}": answer.get("content") for path, methods in schema["paths"].items()
+              for method, operation in methods.items() for status, answer in operation["responses"].items()
+              if status.startswith("4")}
+    assert {"post /v1/hand 422", "get /v1/rules/{name} 404", "post /v1/evaluate 422"} <= errors.keys()
+    assert {where: content for where, content in errors.items() if content != problem} == {}
 
 
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
@@ -48,6 +62,29 @@ def test_settle(client: TestClient) -> None:
     assert out["banker_delta"] == -77 and out["next_banker"] == "Bea"
 
 
+def _exactly(data: object) -> str:
+    """JSON as written, whatever the order of keys: 70 and 70.0 differ, as a missing and a null field do."""
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize("rules", ["gnau", "tau-ngau-macau", {"base": "gnau", "commission": 0.05}])
+def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient, rules: object) -> None:
+    cards = rules != "tau-ngau-macau"
+    body = {"rules": rules, "banker": {"name": "Bea", "hand": "10S 9H 8D 4C 4H" if cards else "6-6 4-4 3-1 2-2 1-1"},
+            "players": [{"name": "Ann", "hand": "KS QH JD KC QD" if cards else "6-5 4-1 5-5 3-3 2-1", "stake": 10.5,
+                         "onlookers": [{"name": "Dee", "stake": 1}]}]}
+    printed = subprocess.run([OXEYE, "settle", "--json"], input=json.dumps(body), capture_output=True, text=True,
+                             timeout=60, check=True).stdout
+    assert _exactly(client.post("/v1/settle", json=body).json()) == _exactly(json.loads(printed))  # was 10.0 and nulls
+    table = client.post("/v1/tables", json={"name": "t", "rules": rules, "seats": ["Bea", "Ann"], "banker": "Bea"},
+                        headers=KEY).json()
+    played = {"hands": {"Bea": body["banker"]["hand"], "Ann": body["players"][0]["hand"]}, "stakes": {"Ann": 10.5},
+              "onlookers": {"Ann": [{"name": "Dee", "stake": 1}]}}
+    recorded = client.post(f"/v1/tables/{table['id']}/rounds", json=played, headers=KEY).json()["settlement"]
+    listed = client.get(f"/v1/tables/{table['id']}/rounds").json()[0]["settlement"]
+    assert _exactly(recorded) == _exactly(listed) == _exactly(json.loads(printed))
+
+
 @pytest.mark.parametrize(("path", "body", "status", "message"), [
     ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S"}, 400, "a hand has 5 items, got 4"),
     ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S ZZ"}, 400, "unknown card code 'ZZ'"),
@@ -72,6 +109,18 @@ def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: 
     assert response.status_code == status
     assert message in response.json()["error"]
     assert client.get("/v1/health").status_code == 200
+
+
+@pytest.mark.parametrize(("body", "headers", "message"), [
+    ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
+    ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
+    ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
+    ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form
+])
+def test_a_body_that_is_no_json_object_is_told_so(client: TestClient, body: str, headers: dict, message: str) -> None:
+    """Each began with the field's empty name: ': JSON decode error', ': Input should be a valid dictionary'."""
+    response = client.post("/v1/hand", content=body, headers=headers)
+    assert response.status_code == 422 and response.json()["error"].startswith(message), response.json()
 
 
 def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: TestClient) -> None:
@@ -107,7 +156,10 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     after = client.get(f"/v1/tables/{table['id']}").json()
     assert after["banker"] == "bo"  # stuck: he banks again
     assert after["balances"] == {"ann": -13, "bo": 5, "cy": 7, "dee": 1}  # a stuck banker pays every bull
-    assert [r["number"] for r in client.get(f"/v1/tables/{table['id']}/rounds").json()] == [1, 2]
+    listed = client.get(f"/v1/tables/{table['id']}/rounds").json()
+    assert [r["number"] for r in listed] == [1, 2]
+    # in UTC, as it was answered: read back from SQLite it once had no zone and read as local time
+    assert listed[0]["created"] == first.json()["created"] and listed[0]["created"].endswith("Z")
 
 
 @pytest.mark.parametrize(("change", "status", "message"), [
@@ -115,6 +167,7 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     ({"seats": ["ann", "ann"]}, 400, "distinct"),
     ({"rules": "nope"}, 400, "unknown rules preset"),
     ({"seats": ["ann"]}, 422, "seats"),
+    ({"seats": ["ann", "  "]}, 422, "seats.1: Value error, a name needs more than spaces"),  # once opened, never to play
 ])
 def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
     response = _table(client, **change)
@@ -148,3 +201,12 @@ def test_the_api_key_guards_changes_only(client: TestClient) -> None:
     assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
                        headers={"X-API-Key": "wrong"}).status_code == 401
     assert client.get("/v1/tables").status_code == 200
+
+
+def test_a_key_beyond_ascii_is_compared_not_a_500(tmp_path: Path) -> None:
+    """compare_digest takes no str past ASCII: such a key sent, or set with --api-key, failed every change with 500."""
+    table = {"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}
+    with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sésame"))) as client:
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sesame"}).status_code == 401
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sèsame".encode()}).status_code == 401
+        assert client.post("/v1/tables", json=table, headers={"X-API-Key": "sésame".encode()}).status_code == 201

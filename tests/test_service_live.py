@@ -133,6 +133,7 @@ def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> N
     ("banker=-1", "query.banker"),
     ("rules=nope", "unknown rules preset 'nope'"),
     ("stakes=[1]", "stakes must be"),
+    ('stakes={"0": 5}', "stakes name the banker's hand 0"),
     ("rules={not json", "not valid JSON"),
     ("rules=gnau&stake={}", "unknown query field: 'stake'"),  # once settled every hand at 1
 ])

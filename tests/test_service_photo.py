@@ -86,7 +86,7 @@ def _png(width: int, height: int) -> bytes:
     (b"", {}, 400, "the upload is empty"),
     (b"this is not a picture", {}, 415, "not an image"),
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
-    (b"\xff\xd8" + bytes(300_000), {}, 413, "the limit is 200,000"),
+    (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
     (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),
     (_png(20000, 10000), {}, 413, "more than the limit"),  # over Pillow's own limit: it raises on opening
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
@@ -95,6 +95,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
+    (_jpeg(), {"banker": "1", "stakes": '{"1": 5}'}, 400, "the banker stakes nothing"),  # once dropped unsaid
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
     (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
 ])
@@ -105,6 +106,14 @@ def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tm
     assert message in response.json()["error"]
     assert not (tmp_path / "photos").exists()
     assert _post(client, _jpeg()).status_code == 200
+
+
+def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_path: Path) -> None:
+    """/v1/live takes them in the query: here they were ignored, the photo read as gnau with hand 0 banking."""
+    for path in ("/v1/evaluate?rules=niuniu&banker=1", "/v1/evaluate/annotated.jpg?keep=true"):
+        response = _post(client, _jpeg(), path)
+        assert response.status_code == 422 and "in the form with the photo, not in the query" in response.json()["error"]
+    assert not (tmp_path / "photos").exists()
 
 
 def test_no_model_is_503(tmp_path: Path) -> None:
