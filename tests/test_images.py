@@ -38,10 +38,15 @@ def test_a_phone_photo_is_turned_upright_as_its_exif_says() -> None:
     assert upright[:40].mean() > 240 and upright[60:].mean() < 15
 
 
-def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path) -> None:
-    """The same pixels OpenCV gives for a plain JPEG, so figures measured before the switch stand."""
-    image = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
-    path = tmp_path / "plain.jpg"
+@pytest.mark.parametrize(("name", "image"), [
+    ("plain.jpg", np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)),
+    # 16-bit greys, which Pillow's own conversion clipped to white: the photo read as blank
+    ("grey16.png", np.random.default_rng(0).integers(0, 65536, (120, 160), dtype=np.uint16)),
+    ("grey16.tiff", np.random.default_rng(0).integers(0, 65536, (120, 160), dtype=np.uint16)),
+])
+def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path, name: str, image: np.ndarray) -> None:
+    """The same pixels OpenCV gives, so figures measured before the switch to Pillow stand."""
+    path = tmp_path / name
     cv2.imwrite(str(path), image)
     assert np.array_equal(read_image(path), cv2.imread(str(path), cv2.IMREAD_COLOR))
 

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:  # Pillow is imported where a photo is decoded
+    from PIL import Image
 
 MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
 
@@ -41,7 +45,7 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
                                  "too_large")
             image.load()
             ImageOps.exif_transpose(image, in_place=True)
-            rgb = image if image.mode == "RGB" else image.convert("RGB")
+            rgb = image if image.mode == "RGB" else _eight_bit(image).convert("RGB")
             # tobytes is the fastest way out of Pillow (np.asarray takes twice as long on a 12 MP photo)
             pixels = np.frombuffer(rgb.tobytes(), np.uint8).reshape(rgb.height, rgb.width, 3)
     except PhotoError:
@@ -53,6 +57,16 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
     return cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR)
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """``image`` with 16-bit greys (a scanner's PNG, a camera's TIFF) brought to 8 bits as OpenCV does:
+    Pillow's own conversion clips every grey over 255 to white, and the photo read as blank."""
+    from PIL import Image
+
+    if not image.mode.startswith("I;16"):
+        return image
+    return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
 
 
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
