@@ -74,3 +74,15 @@ def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, caps
     assert main(["detect", str(photo)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"oxeye detect: error: cannot read {photo}: the image is truncated or corrupt") and err.count("\n") == 1
+
+
+def test_oxeye_detect_does_not_draw_over_the_photo_it_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--annotate naming the photo itself (or a path to it) replaced the user's photo with the drawing."""
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes())
+    before = photo.read_bytes()
+    for out in (photo, tmp_path / ".." / tmp_path.name / "table.jpg"):
+        assert main(["detect", str(photo), "--annotate", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"oxeye detect: error: --annotate {out} is the photo being read: name another picture to draw on\n"
+    assert photo.read_bytes() == before

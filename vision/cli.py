@@ -54,10 +54,17 @@ def picture_argument(text: str) -> Path:
     return Path(text)
 
 
+def _refuse_drawing_over(photo: Path, annotate: Path | None) -> None:
+    """ValueError where ``--annotate`` names the photo itself, which the drawing would replace for good."""
+    if annotate is not None and annotate.is_file() and photo.is_file() and annotate.samefile(photo):
+        raise ValueError(f"--annotate {annotate} is the photo being read: name another picture to draw on")
+
+
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector
     from oxeye.vision.images import read_image
 
+    _refuse_drawing_over(args.photo, args.annotate)
     image = read_image(args.photo)
     reading = Detector(args.model).read(image, kinds=args.kinds)
     if args.annotate:
