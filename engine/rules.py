@@ -174,9 +174,12 @@ def _coerce(key: str, raw: object, hint: object) -> object:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
             raise RulesError(f"option {key!r} must be a number, not {raw!r}")
         try:
-            return Decimal(str(raw))
+            number = Decimal(str(raw))
         except InvalidOperation:
             raise RulesError(f"option {key!r} must be a number, not {raw!r}") from None
+        if number.is_nan():  # NaN (TOML's nan, JSON's NaN) cannot be compared: a traceback, a 500
+            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+        return number
     if origin is tuple:
         if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):
             raise RulesError(f"option {key!r} must be a list of names, not {raw!r}")

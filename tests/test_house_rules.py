@@ -71,6 +71,8 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"no_ox_pays": 1001}, "option 'no_ox_pays' must be 0 to 1000"),
     ({"commission": 1.5}, "option 'commission'"),
     ({"commission": "lots"}, "option 'commission' must be a number"),
+    ({"commission": float("nan")}, "option 'commission' must be a number, not nan"),  # a traceback, a 500
+    ({"commission": "NaN"}, "option 'commission' must be a number, not 'NaN'"),
     ({"suit_order": "SHD"}, "option 'suit_order'"),
     ({"labels": {"straight": "x"}}, "option 'labels'"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
