@@ -363,11 +363,20 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2
     assert "--lr0 must be between 0 and 1" in capsys.readouterr().err
-    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", "0"]) == 2
-    assert "--hours must be above 0" in capsys.readouterr().err
+    for hours in ("0", "inf"):  # inf trained until ultralytics' epochs overflowed, in a traceback
+        assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", hours]) == 2
+        assert f"--hours must be above 0 and finite, got {float(hours)}" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--workers", "-1"]) == 2
+    assert "--workers must be 0 or more, got -1" in capsys.readouterr().err  # once trained
     for sigma in ("0", "1.5"):
         assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--keypoint-sigma", sigma]) == 2
         assert f"--keypoint-sigma must be above 0 and at most 1, got {float(sigma)}" in capsys.readouterr().err
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / "000000.json").write_text("{}")
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"a photo, not weights")
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--model", str(photo)]) == 2
+    assert "is neither a model .yaml nor an existing .pt file" in capsys.readouterr().err  # once a traceback
     assert not (tmp_path / "o").exists()
 
 

@@ -6,6 +6,7 @@ Everything runs offline (see ``vision.offline``); on a machine with CUDA the sam
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -59,8 +60,10 @@ class TrainConfig:
             return  # the interrupted run holds its own arguments
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
-        if self.hours is not None and not self.hours > 0:
-            raise ValueError(f"--hours must be above 0, got {self.hours}")
+        if self.hours is not None and not 0 < self.hours < math.inf:  # inf: ultralytics' epochs overflow, hours in
+            raise ValueError(f"--hours must be above 0 and finite, got {self.hours}")
+        if self.workers < 0:
+            raise ValueError(f"--workers must be 0 or more, got {self.workers}")
         if not 0 < self.keypoint_sigma <= 1:
             raise ValueError(f"--keypoint-sigma must be above 0 and at most 1, got {self.keypoint_sigma}")
         if self.data is None:
@@ -72,7 +75,8 @@ class TrainConfig:
             raise ValueError(f"--epochs and --batch must be at least 1, got {self.epochs} and {self.batch}")
         if not 0 < self.val_fraction < 1:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
-        if not self.architecture.endswith(".yaml") and not Path(self.architecture).is_file():
+        weights = self.architecture.endswith(".pt") and Path(self.architecture).is_file()
+        if not (self.architecture.endswith(".yaml") or weights):  # a photo once went on to ultralytics' traceback
             raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
