@@ -166,6 +166,20 @@ def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.Ca
     assert "build a dataset there first" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("count", "message"), [
+    ("0", "must be at least 1, got 0"),  # said the build held no images
+    ("-1", "must be at least 1, got -1"),  # drew all but the last
+    ("two", "not a whole number: 'two'"),  # named the parsing function
+])
+def test_preview_of_no_images_is_refused(built: Path, tmp_path: Path, count: str, message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["dataset", "preview", str(built), "--out", str(tmp_path / "sheet.png"), "--count", count])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"oxeye dataset preview: error: argument --count: {message}\n"
+    assert not (tmp_path / "sheet.png").exists()
+
+
 def test_preview_to_a_name_no_picture_can_have_is_refused_before_any_drawing(built: Path, tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
