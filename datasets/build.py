@@ -29,6 +29,7 @@ from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
 from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
+from oxeye.vision.images import make_folder
 
 KINDS = ("cards", "tiles")
 LOOSE_EVERY = 3  # every third scene of a kind is a close-up of loose items
@@ -146,7 +147,7 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
         if not ((final / "meta").is_dir() and (final / "data.yaml").is_file()):  # --out . once meant rm -r .
             raise ValueError(f"--out {final} holds files but no build (no meta/ and data.yaml): --overwrite replaces "
                              f"only an earlier build; choose an empty folder")
-    final.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(final.parent)
     if not os.access(final.parent, os.W_OK):
         raise OSError(f"--out {final} is not writable")
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))

@@ -159,6 +159,8 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     target.write_text("x")
     assert main(["dataset", "build", "--out", str(target), "--images", "1", "--seed", "1"]) == 2
     assert "not a directory" in capsys.readouterr().err
+    assert main(["dataset", "build", "--out", str(target / "build"), "--images", "1", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
 
 
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

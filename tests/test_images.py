@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from oxeye.service.cli import main
-from oxeye.vision.images import PhotoError, decode_photo, read_image
+from oxeye.vision.images import PhotoError, decode_photo, make_folder, read_image
 
 
 def _portrait_as_a_phone_stores_it() -> bytes:
@@ -86,3 +86,15 @@ def test_oxeye_detect_does_not_draw_over_the_photo_it_reads(tmp_path: Path, caps
         err = capsys.readouterr().err
         assert err == f"oxeye detect: error: --annotate {out} is the photo being read: name another picture to draw on\n"
     assert photo.read_bytes() == before
+
+
+@pytest.mark.parametrize("below", ["out", "out/deeper"])
+def test_a_folder_below_a_file_is_refused_naming_the_file(tmp_path: Path, below: str) -> None:
+    """mkdir's own error said 'File exists: photo.jpg' (or 'Not a directory'), as though the folder were there."""
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"a photo")
+    with pytest.raises(OSError) as raised:
+        make_folder(photo / below)
+    assert str(raised.value) == f"cannot make the folder {photo / below}: {photo} is a file"
+    make_folder(tmp_path / "new" / "folder")
+    assert (tmp_path / "new" / "folder").is_dir()

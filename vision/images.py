@@ -1,5 +1,5 @@
 """Photos as BGR frames, decoded one way for the command line and the service alike; and where
-pictures may be written.
+pictures and other output may be written.
 
 A photo is turned upright as its EXIF orientation says, as a phone's gallery and a browser show it
 (a phone stores a portrait photo as landscape pixels with an orientation tag). Pillow reads the
@@ -88,3 +88,13 @@ def picture_problem(path: str | Path) -> str | None:
     """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
     for an unknown extension, where OpenCV 4 returned False)."""
     return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
+
+
+def make_folder(folder: Path) -> None:
+    """``folder``, made with those above it where missing; OSError naming the file in the way where one
+    is (mkdir's own error says 'File exists: photo.jpg', as though the folder were there)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        in_the_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), folder)
+        raise OSError(f"cannot make the folder {folder}: {in_the_way} is a file") from None

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision.crops import to_blob
+from oxeye.vision.images import make_folder
 from oxeye.vision.train import require_build
 
 
@@ -59,7 +60,7 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         graph = onnx.load(str(quantized))
         del graph.metadata_props[:]
         graph.metadata_props.extend(onnx.load(str(exported)).metadata_props)  # the names and crop size
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     partial = out.with_name(out.name + ".partial")  # beside ``out``, so that ``out`` is never half written
     try:
         onnx.save(graph, str(partial))
