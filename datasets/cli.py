@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from oxeye.datasets.paths import DEFAULT_CACHE
-from oxeye.vision.cli import picture_argument
+from oxeye.vision.cli import picture_argument, whole_number
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -42,17 +42,6 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _at_least_one(text: str) -> int:
-    """An argparse type for a count that must be 1 or more (a --count of -1 once drew all but the last image)."""
-    try:
-        value = int(text)
-    except ValueError:  # argparse would name this function: "invalid _at_least_one value"
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``dataset`` with its build, preview and fetch-decks subcommands."""
     dataset = subparsers.add_parser("dataset", help="build and inspect synthetic table photos with labels")
@@ -70,14 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"fetched deck cache: must hold decks when named; by default {DEFAULT_CACHE}, used when present")
     source.add_argument("--drawn-only", action="store_true",
                         help="the project's own drawn decks alone, whatever is fetched (the same bytes on any machine)")
-    build.add_argument("--workers", type=_at_least_one, default=None, help="processes (2)")
+    build.add_argument("--workers", type=whole_number(1), default=None, help="processes (2)")
     build.add_argument("--overwrite", action="store_true", help="replace what --out holds (refused otherwise)")
     build.set_defaults(handler=_build)
 
     preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")
     preview.add_argument("dataset", type=Path, help="a folder written by 'oxeye dataset build'")
     preview.add_argument("--out", type=picture_argument, required=True, help="PNG to write")
-    preview.add_argument("--count", type=_at_least_one, default=16, help="images on the sheet (16)")
+    preview.add_argument("--count", type=whole_number(1), default=16, help="images on the sheet (16)")
     preview.set_defaults(handler=_preview)
 
     fetch = commands.add_parser("fetch-decks", help="fetch third-party SVG decks with npm and rasterise them")

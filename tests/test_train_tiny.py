@@ -380,6 +380,16 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command", [["train-classifier", "--data", "ds", "--out", "run"],
+                                     ["quantize-classifier", "--model", "cls.pt", "--data", "ds", "--out", "cls.onnx"]])
+def test_a_negative_seed_is_refused_as_it_is_parsed(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """It failed in numpy's words, naming no argument: 'expected non-negative integer'."""
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--seed", "-1"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"oxeye {command[0]}: error: argument --seed: must be at least 0, got -1\n"
+
+
 def test_importing_ultralytics_leaves_pillow_alone() -> None:
     """ultralytics patches PIL.Image.open to pip-install pi-heif on an unknown file; we undo that."""
     import io
