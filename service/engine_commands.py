@@ -66,8 +66,9 @@ def _settle(args: argparse.Namespace) -> int:
         raise ValueError(f"the round is not valid JSON: {error}") from None
     rules, banker, players = read_round(data)
     settlement = settle(banker, players, rules)
+    data = settlement_json(settlement)  # refuses an amount too large to settle to the cent, printed either way
     if args.json:
-        _dump(settlement_json(settlement))
+        _dump(data)
         return 0
     bank = settlement.banker_evaluation
     print(f"banker {settlement.banker}: {bank.label}, {settlement.banker_delta:+}")

@@ -129,6 +129,8 @@ def test_rules_listing_and_printing() -> None:
                                                               "onlooker": [{"name": "Dee", "stake": 5}]}])),
      "unknown key of players[0]: 'onlooker'"),  # once settled without Dee's bet
     (["settle", "--json"], json.dumps(dict(ROUND, bankers=[])), "unknown key of the round: 'bankers'"),
+    (["settle"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 5e12}])),
+     "too large to settle to the cent"),  # printed as +3.5E+13 where --json refused it
     (["frobnicate"], "", "invalid choice"),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:
