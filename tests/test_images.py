@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -62,6 +64,17 @@ def test_what_is_not_a_photo_to_read_says_why(data: bytes, reason: str, message:
     with pytest.raises(PhotoError, match=message) as raised:
         decode_photo(data, max_pixels=4_000_000)
     assert raised.value.reason == reason
+
+
+def test_a_photo_over_pillows_own_limit_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Pillow warns on stderr of a decompression bomb over 89 megapixels: the refusal was three lines."""
+    photo = tmp_path / "huge.png"
+    photo.write_bytes(_bomb(11000, 10000))
+    done = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "detect", str(photo)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"oxeye detect: error: cannot read {photo}: the image is 11000 x 10000 pixels; "
+                           "the limit is 100,000,000 pixels\n")
 
 
 def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

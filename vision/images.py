@@ -11,6 +11,7 @@ it read, padded with grey, without a word.
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,10 @@ if TYPE_CHECKING:  # Pillow is imported where a photo is decoded
     from PIL import Image
 
 MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
+
+# Pillow warns on stderr of a "decompression bomb" over 89 megapixels, where decode_photo checks the pixels
+# itself: oxeye detect said three lines on such a photo, two of them Pillow's.
+warnings.filterwarnings("ignore", r"Image size \(\d+ pixels\) exceeds limit", module="PIL")
 
 
 class PhotoError(ValueError):
