@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -129,6 +130,13 @@ def _init_worker(config: BuildConfig) -> None:
         _WORKER["decks"] = config.decks
 
 
+def _init_pool_worker(config: BuildConfig) -> None:
+    """A pool's worker, as ``_init_worker``, deaf to Ctrl-C: the parent ends the pool (each worker printed
+    a traceback of its own)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(config)
+
+
 def _work(index: int) -> int:
     return write_one(index, _WORKER["config"], _WORKER["library"])
 
@@ -181,7 +189,7 @@ def _render_all(config: BuildConfig, final: Path, workers: int | None, progress:
             bar.update()
     else:
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with context.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+        with context.Pool(workers, initializer=_init_pool_worker, initargs=(config,)) as pool:
             for labelled in pool.imap_unordered(_work, range(config.images), chunksize=4):
                 total += labelled
                 bar.update()

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -161,6 +166,22 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     assert "not a directory" in capsys.readouterr().err
     assert main(["dataset", "build", "--out", str(target / "build"), "--images", "1", "--seed", "1"]) == 2
     assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
+
+
+def test_ctrl_c_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) printed 64 lines of tracebacks,
+    the parent's and each worker's."""
+    build = subprocess.Popen([sys.executable, "-m", "oxeye.service.cli", "dataset", "build", "--out",
+                              str(tmp_path / "out"), "--images", "5000", "--seed", "1", "--imgsz", "320",
+                              "--drawn-only", "--workers", "2"],
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".out.*/images/*.jpg")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(build.pid, signal.SIGINT)
+    err = build.communicate(timeout=60)[1]
+    assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset: interrupted\n" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
