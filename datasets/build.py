@@ -36,6 +36,7 @@ KINDS = ("cards", "tiles")
 LOOSE_EVERY = 3  # every third scene of a kind is a close-up of loose items
 FETCHED_DECK_WEIGHT = 3.0  # the fetched SVG decks look like real cards: each is three times as likely as a drawn one
 FRAMES = ((4, 3), (3, 4), (16, 9))  # phone landscape, phone portrait, webcam
+MOST_IMGSZ = 4096  # a 4K photo's long side takes 8 s and 1.1 GB here; a mistyped 64000 ran until memory ran out
 FRAME_WEIGHTS = np.array([0.35, 0.35, 0.3])
 
 
@@ -56,8 +57,8 @@ class BuildConfig:
             raise ValueError(f"--images must be at least 1, got {self.images}")
         if self.seed < 0:
             raise ValueError(f"--seed must be non-negative, got {self.seed}")
-        if self.imgsz < 128 or self.imgsz % 32:
-            raise ValueError(f"--imgsz must be a multiple of 32 and at least 128, got {self.imgsz}")
+        if not 128 <= self.imgsz <= MOST_IMGSZ or self.imgsz % 32:
+            raise ValueError(f"--imgsz must be a multiple of 32 from 128 to {MOST_IMGSZ}, got {self.imgsz}")
         unknown = [k for k in self.kinds if k not in KINDS]
         if unknown or not self.kinds:
             raise ValueError(f"--kinds must be a comma-separated subset of {','.join(KINDS)}, got {','.join(self.kinds)!r}")

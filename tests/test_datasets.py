@@ -146,6 +146,7 @@ def test_preview_draws_a_sheet(built: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["--images", "0"], "--images must be at least 1"),
     (["--imgsz", "650"], "--imgsz must be a multiple of 32"),
+    (["--imgsz", "64000"], "--imgsz must be a multiple of 32 from 128 to 4096, got 64000"),  # ran out of memory
     (["--kinds", "cards,dice"], "--kinds must be"),
     (["--decks", "/no/such/decks"], "--decks /no/such/decks holds no fetched deck"),  # once built without them
 ])
