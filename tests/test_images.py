@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -75,6 +77,19 @@ def test_a_photo_over_pillows_own_limit_is_refused_in_one_line(tmp_path: Path) -
     assert done.returncode == 2
     assert done.stderr == (f"oxeye detect: error: cannot read {photo}: the image is 11000 x 10000 pixels; "
                            "the limit is 100,000,000 pixels\n")
+
+
+def test_a_photo_is_read_from_a_pipe(tmp_path: Path) -> None:
+    """cat photo.jpg | oxeye detect /dev/stdin, or <(curl ...): a pipe was 'no such image'."""
+    image = np.random.default_rng(2).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_bytes, args=(cv2.imencode(".png", image)[1].tobytes(),), daemon=True)
+    writer.start()
+    assert np.array_equal(read_image(pipe), image)
+    writer.join()
+    with pytest.raises(OSError, match="^/dev/zero is neither a file nor a pipe: name a photo$"):  # never ends
+        read_image(Path("/dev/zero"))
 
 
 def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -79,8 +79,10 @@ def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     path = Path(path)
     if path.is_dir():
         raise OSError(f"{path} is a folder: name a photo in it")
-    if not path.is_file():
+    if not path.exists():
         raise OSError(f"no such image: {path}")
+    if not (path.is_file() or path.is_fifo()):  # a pipe is read (/dev/stdin, <(curl ...)); /dev/zero never ends
+        raise OSError(f"{path} is neither a file nor a pipe: name a photo")
     try:
         return decode_photo(path.read_bytes(), max_pixels)
     except PhotoError as error:
