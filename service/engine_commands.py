@@ -60,6 +60,8 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _settle(args: argparse.Namespace) -> int:
+    if sys.stdin is None:  # started with standard input closed (<&-): an AttributeError's traceback
+        raise ValueError("standard input is closed: send the round on it as JSON")
     try:
         data = json.loads(sys.stdin.read(), parse_float=Decimal)
     except json.JSONDecodeError as error:

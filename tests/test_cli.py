@@ -139,3 +139,9 @@ def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) 
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_settle_with_standard_input_closed_is_one_clear_line() -> None:
+    done = subprocess.run(f"'{OXEYE}' settle <&-", shell=True, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "oxeye settle: error: standard input is closed: send the round on it as JSON\n"
