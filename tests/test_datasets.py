@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -183,6 +184,15 @@ def test_ctrl_c_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path) -> None
     err = build.communicate(timeout=60)[1]
     assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset: interrupted\n" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="fetch-decks needs npm before it makes its folder")
+def test_fetching_decks_into_a_file_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said 'File exists: notes.txt', as though the folder were there."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    assert main(["dataset", "fetch-decks", "--decks", str(notes)]) == 2
+    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {notes}: {notes} is a file\n"
 
 
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
