@@ -377,6 +377,10 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     photo.write_bytes(b"a photo, not weights")
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--model", str(photo)]) == 2
     assert "is neither a model .yaml nor an existing .pt file" in capsys.readouterr().err  # once a traceback
+    for command in ("train", "train-classifier"):  # each failed in mkdir's words, the classifier's after its crops
+        assert main([command, "--data", str(tmp_path), "--out", str(photo / "run")]) == 2
+        assert capsys.readouterr().err == (f"oxeye {command}: error: --out {photo / 'run'} cannot be a folder: "
+                                           f"{photo} is a file\n")
     assert not (tmp_path / "o").exists()
 
 

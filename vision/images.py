@@ -97,11 +97,15 @@ def picture_problem(path: str | Path) -> str | None:
     return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
 
 
+def file_in_the_way(folder: Path) -> Path | None:
+    """The file that lies where ``folder``, or a folder above it, would have to be made; None if none does."""
+    return next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+
+
 def make_folder(folder: Path) -> None:
     """``folder``, made with those above it where missing; OSError naming the file in the way where one
     is (mkdir's own error says 'File exists: photo.jpg', as though the folder were there)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        in_the_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), folder)
-        raise OSError(f"cannot make the folder {folder}: {in_the_way} is a file") from None
+        raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None

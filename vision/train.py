@@ -27,6 +27,14 @@ def require_build(folder: Path) -> None:
         raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
 
 
+def require_run_folder(out: Path) -> None:
+    """ValueError where ``--out`` cannot be a folder, a file lying in the way: it failed only once work had begun."""
+    from oxeye.vision.images import file_in_the_way
+
+    if (in_the_way := file_in_the_way(out)) is not None:
+        raise ValueError(f"--out {out} cannot be a folder: {in_the_way} is a file")
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """One training run; ``validate`` turns bad values into one clear ValueError."""
@@ -80,6 +88,7 @@ class TrainConfig:
             raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
+        require_run_folder(self.out)
         trained = [p for p in (self.out / "oxeye.pt", self.out / "train" / "weights" / "last.pt") if p.exists()]
         if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
             raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "
