@@ -147,6 +147,17 @@ def test_quantizing_refuses_bad_arguments_and_leaves_the_served_model_alone(
     assert served.read_bytes() == b"the model in service"
 
 
+def test_quantizing_below_a_file_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was found only where the quantized model was to be written, the calibration done."""
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / "000000.json").write_text("{}")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    out = notes / "oxeye-cls.onnx"
+    assert main(["quantize-classifier", "--model", "cls.pt", "--data", str(tmp_path), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"oxeye quantize-classifier: error: --out {out} cannot be written: {notes} is a file\n"
+
+
 def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
     from oxeye.vision.detector import Detector
 
