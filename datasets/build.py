@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,11 +30,13 @@ from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
 from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
+from oxeye.vision.images import make_folder
 
 KINDS = ("cards", "tiles")
 LOOSE_EVERY = 3  # every third scene of a kind is a close-up of loose items
 FETCHED_DECK_WEIGHT = 3.0  # the fetched SVG decks look like real cards: each is three times as likely as a drawn one
 FRAMES = ((4, 3), (3, 4), (16, 9))  # phone landscape, phone portrait, webcam
+MOST_IMGSZ = 4096  # a 4K photo's long side takes 8 s and 1.1 GB here; a mistyped 64000 ran until memory ran out
 FRAME_WEIGHTS = np.array([0.35, 0.35, 0.3])
 
 
@@ -54,8 +57,8 @@ class BuildConfig:
             raise ValueError(f"--images must be at least 1, got {self.images}")
         if self.seed < 0:
             raise ValueError(f"--seed must be non-negative, got {self.seed}")
-        if self.imgsz < 128 or self.imgsz % 32:
-            raise ValueError(f"--imgsz must be a multiple of 32 and at least 128, got {self.imgsz}")
+        if not 128 <= self.imgsz <= MOST_IMGSZ or self.imgsz % 32:
+            raise ValueError(f"--imgsz must be a multiple of 32 from 128 to {MOST_IMGSZ}, got {self.imgsz}")
         unknown = [k for k in self.kinds if k not in KINDS]
         if unknown or not self.kinds:
             raise ValueError(f"--kinds must be a comma-separated subset of {','.join(KINDS)}, got {','.join(self.kinds)!r}")
@@ -128,6 +131,13 @@ def _init_worker(config: BuildConfig) -> None:
         _WORKER["decks"] = config.decks
 
 
+def _init_pool_worker(config: BuildConfig) -> None:
+    """A pool's worker, as ``_init_worker``, deaf to Ctrl-C: the parent ends the pool (each worker printed
+    a traceback of its own)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(config)
+
+
 def _work(index: int) -> int:
     return write_one(index, _WORKER["config"], _WORKER["library"])
 
@@ -146,7 +156,7 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
         if not ((final / "meta").is_dir() and (final / "data.yaml").is_file()):  # --out . once meant rm -r .
             raise ValueError(f"--out {final} holds files but no build (no meta/ and data.yaml): --overwrite replaces "
                              f"only an earlier build; choose an empty folder")
-    final.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(final.parent)
     if not os.access(final.parent, os.W_OK):
         raise OSError(f"--out {final} is not writable")
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
@@ -180,7 +190,7 @@ def _render_all(config: BuildConfig, final: Path, workers: int | None, progress:
             bar.update()
     else:
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with context.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+        with context.Pool(workers, initializer=_init_pool_worker, initargs=(config,)) as pool:
             for labelled in pool.imap_unordered(_work, range(config.images), chunksize=4):
                 total += labelled
                 bar.update()

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from oxeye.datasets.paths import DEFAULT_CACHE
-from oxeye.vision.cli import picture_argument
+from oxeye.vision.cli import picture_argument, whole_number
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -42,13 +42,6 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_workers(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``dataset`` with its build, preview and fetch-decks subcommands."""
     dataset = subparsers.add_parser("dataset", help="build and inspect synthetic table photos with labels")
@@ -59,21 +52,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--out", type=Path, required=True, help="output folder")
     build.add_argument("--images", type=int, required=True, help="number of images")
     build.add_argument("--seed", type=int, required=True, help="seed; the same seed gives the same bytes")
-    build.add_argument("--imgsz", type=int, default=640, help="long side in pixels, a multiple of 32 (640)")
+    build.add_argument("--imgsz", type=int, default=640, help="long side in pixels, a multiple of 32 from 128 to 4096 (640)")
     build.add_argument("--kinds", default="cards,tiles", help="comma-separated: cards, tiles (both)")
     source = build.add_mutually_exclusive_group()
     source.add_argument("--decks", type=Path, default=None,
                         help=f"fetched deck cache: must hold decks when named; by default {DEFAULT_CACHE}, used when present")
     source.add_argument("--drawn-only", action="store_true",
                         help="the project's own drawn decks alone, whatever is fetched (the same bytes on any machine)")
-    build.add_argument("--workers", type=_positive_workers, default=None, help="processes (2)")
+    build.add_argument("--workers", type=whole_number(1), default=None, help="processes (2)")
     build.add_argument("--overwrite", action="store_true", help="replace what --out holds (refused otherwise)")
     build.set_defaults(handler=_build)
 
     preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")
     preview.add_argument("dataset", type=Path, help="a folder written by 'oxeye dataset build'")
     preview.add_argument("--out", type=picture_argument, required=True, help="PNG to write")
-    preview.add_argument("--count", type=int, default=16, help="images on the sheet (16)")
+    preview.add_argument("--count", type=whole_number(1), default=16, help="images on the sheet (16)")
     preview.set_defaults(handler=_preview)
 
     fetch = commands.add_parser("fetch-decks", help="fetch third-party SVG decks with npm and rasterise them")

@@ -21,6 +21,7 @@ import numpy as np
 from oxeye.datasets.faces import CARD_SIZE, Face, make_face, rotate_box_180, rounded_mask
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.vision.classes import CARD_CLASSES
+from oxeye.vision.images import make_folder
 
 PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"  # MIT; Adrian Kennard's SVG card designs
 DESIGNS = ("2color", "4color", "2color-bf", "4color-bf")  # two/four colours, normal/big index
@@ -55,7 +56,7 @@ def fetch_decks(cache: Path = DEFAULT_CACHE) -> list[str]:
 
     if shutil.which("npm") is None:
         raise OSError("npm is not installed; the drawn decks still work without fetched ones")
-    cache.mkdir(parents=True, exist_ok=True)
+    make_folder(cache)
     result = subprocess.run(["npm", "pack", PACKAGE, "--silent", "--pack-destination", str(cache)],
                             capture_output=True, text=True, check=False)
     if result.returncode != 0:

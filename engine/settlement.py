@@ -13,6 +13,7 @@ from oxeye.engine.ox import Evaluation, evaluate
 from oxeye.engine.rules import HouseRules
 
 Outcome = Literal["win", "lose", "push"]
+AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
 
 
 @dataclass(frozen=True)
@@ -144,9 +145,14 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
 
 
 def _check_stake(name: str, stake: object) -> None:
+    """HandError unless ``stake`` is a positive amount under AMOUNT_LIMIT: a larger one is refused where
+    the round is written out anyway, and one of 9e999999 overflowed the arithmetic (a traceback, a 500)."""
     valid = isinstance(stake, (int, Decimal)) and not isinstance(stake, bool)
     if not (valid and Decimal(stake).is_finite() and stake > 0):
         raise HandError(f"{name}'s stake must be a positive number, not {stake!r}")
+    if stake >= AMOUNT_LIMIT:
+        raise HandError(f"{name}'s stake of {Decimal(stake):e} is too large to settle to the cent "
+                        f"(under 1e13): stake less")
 
 
 def _next_banker(banker: str, on_the_right: str, bank: Evaluation, rules: HouseRules) -> str:

@@ -17,6 +17,7 @@ from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
+from oxeye.vision.images import make_folder
 
 if TYPE_CHECKING:
     from oxeye.service.stream import Stream
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 def create_app(settings: Settings) -> FastAPI:
     """The app for these settings; the database opens (and its tables are made) here, and the live source
     with its model, so that one that cannot be read is an error before the service starts."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(settings.data_dir)
     sessions = open_database(settings.database_url)
 
     @asynccontextmanager

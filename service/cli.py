@@ -45,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: the command has cleaned up what it had half made; no traceback
+        print(f"oxeye {args.command}: interrupted", file=sys.stderr)
+        return 130
     except ModuleNotFoundError as error:
         print(f"oxeye {args.command}: error: {error.name!r} is not installed; this command needs one of "
               f"oxeye's extras (pip install 'oxeye[dev]' installs them all)", file=sys.stderr)

@@ -60,14 +60,17 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _settle(args: argparse.Namespace) -> int:
+    if sys.stdin is None:  # started with standard input closed (<&-): an AttributeError's traceback
+        raise ValueError("standard input is closed: send the round on it as JSON")
     try:
         data = json.loads(sys.stdin.read(), parse_float=Decimal)
     except json.JSONDecodeError as error:
         raise ValueError(f"the round is not valid JSON: {error}") from None
     rules, banker, players = read_round(data)
     settlement = settle(banker, players, rules)
+    data = settlement_json(settlement)  # refuses an amount too large to settle to the cent, printed either way
     if args.json:
-        _dump(settlement_json(settlement))
+        _dump(data)
         return 0
     bank = settlement.banker_evaluation
     print(f"banker {settlement.banker}: {bank.label}, {settlement.banker_delta:+}")

@@ -6,10 +6,8 @@ from decimal import Decimal
 from typing import Any
 
 from oxeye.engine.ox import Alternative, Counted, Evaluation
-from oxeye.engine.settlement import PersonResult, Settlement
+from oxeye.engine.settlement import AMOUNT_LIMIT, PersonResult, Settlement
 from oxeye.service.errors import ServiceError
-
-AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
 
 
 def number(value: Decimal | int) -> int | float:

@@ -30,9 +30,14 @@ def load_rules(spec: str) -> HouseRules:
     if spec in preset_names():
         return load_preset(spec)
     path = Path(spec)
-    if path.suffix.lower() not in (".toml", ".json") or not path.is_file():
+    if path.suffix.lower() not in (".toml", ".json"):
         raise RulesError(f"unknown rules preset {spec!r} (presets: {', '.join(preset_names())}; or a .toml/.json file)")
-    text = path.read_text(encoding="utf-8")
+    if not path.is_file():  # it was called an unknown preset, though named as a file
+        raise RulesError(f"no rules file {spec}" + (" (a folder)" if path.is_dir() else ""))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:  # it was said without the file's name
+        raise RulesError(f"{spec}: not UTF-8 text ({error})") from None
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)

@@ -45,8 +45,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.settle_frames < 1:
         raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
-    if args.api_key == "":
-        raise ValueError("--api-key is empty: no request could send it, so nothing could change the ledger")
+    if args.stream_banker < 0:  # as /v1/live's banker: no hand has a negative index, and none would settle
+        raise ValueError(f"--stream-banker is a hand's index, 0 or more, not {args.stream_banker}")
+    if args.api_key == "":  # no request can send an empty key: every change to the ledger would be refused
+        raise ValueError("--api-key is empty (an unset variable?): name the key the ledger's changes need")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,

@@ -123,10 +123,14 @@ def test_rules_listing_and_printing() -> None:
                                                               "stake": 1}])), "10S appears 2 times"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
                                                               "stake": 1e308}])), "too large to settle to the cent"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": 1e99999999999'), "Ann's stake of 1e+99999999999 is too large"),  # overflowed
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1,
                                                               "onlooker": [{"name": "Dee", "stake": 5}]}])),
      "unknown key of players[0]: 'onlooker'"),  # once settled without Dee's bet
     (["settle", "--json"], json.dumps(dict(ROUND, bankers=[])), "unknown key of the round: 'bankers'"),
+    (["settle"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 5e12}])),
+     "too large to settle to the cent"),  # printed as +3.5E+13 where --json refused it
     (["frobnicate"], "", "invalid choice"),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:
@@ -135,3 +139,9 @@ def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) 
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_settle_with_standard_input_closed_is_one_clear_line() -> None:
+    done = subprocess.run(f"'{OXEYE}' settle <&-", shell=True, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "oxeye settle: error: standard input is closed: send the round on it as JSON\n"

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -141,6 +147,7 @@ def test_preview_draws_a_sheet(built: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["--images", "0"], "--images must be at least 1"),
     (["--imgsz", "650"], "--imgsz must be a multiple of 32"),
+    (["--imgsz", "64000"], "--imgsz must be a multiple of 32 from 128 to 4096, got 64000"),  # ran out of memory
     (["--kinds", "cards,dice"], "--kinds must be"),
     (["--decks", "/no/such/decks"], "--decks /no/such/decks holds no fetched deck"),  # once built without them
 ])
@@ -159,11 +166,52 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     target.write_text("x")
     assert main(["dataset", "build", "--out", str(target), "--images", "1", "--seed", "1"]) == 2
     assert "not a directory" in capsys.readouterr().err
+    assert main(["dataset", "build", "--out", str(target / "build"), "--images", "1", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
+
+
+def test_ctrl_c_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) printed 64 lines of tracebacks,
+    the parent's and each worker's."""
+    build = subprocess.Popen([sys.executable, "-m", "oxeye.service.cli", "dataset", "build", "--out",
+                              str(tmp_path / "out"), "--images", "5000", "--seed", "1", "--imgsz", "320",
+                              "--drawn-only", "--workers", "2"],
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".out.*/images/*.jpg")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(build.pid, signal.SIGINT)
+    err = build.communicate(timeout=60)[1]
+    assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset: interrupted\n" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="fetch-decks needs npm before it makes its folder")
+def test_fetching_decks_into_a_file_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said 'File exists: notes.txt', as though the folder were there."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    assert main(["dataset", "fetch-decks", "--decks", str(notes)]) == 2
+    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {notes}: {notes} is a file\n"
 
 
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["dataset", "preview", str(tmp_path), "--out", str(tmp_path / "s.png")]) == 2
     assert "build a dataset there first" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("count", "message"), [
+    ("0", "must be at least 1, got 0"),  # said the build held no images
+    ("-1", "must be at least 1, got -1"),  # drew all but the last
+    ("two", "not a whole number: 'two'"),  # named the parsing function
+])
+def test_preview_of_no_images_is_refused(built: Path, tmp_path: Path, count: str, message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["dataset", "preview", str(built), "--out", str(tmp_path / "sheet.png"), "--count", count])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"oxeye dataset preview: error: argument --count: {message}\n"
+    assert not (tmp_path / "sheet.png").exists()
 
 
 def test_preview_to_a_name_no_picture_can_have_is_refused_before_any_drawing(built: Path, tmp_path: Path,

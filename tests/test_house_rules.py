@@ -73,6 +73,7 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"commission": "lots"}, "option 'commission' must be a number"),
     ({"commission": float("nan")}, "option 'commission' must be a number, not nan"),  # a 500, a traceback
     ({"commission": "Infinity"}, "option 'commission' must be a number"),
+    ({"commission": "NaN"}, "option 'commission' must be a number, not 'NaN'"),
     ({"suit_order": "SHD"}, "option 'suit_order'"),
     ({"labels": {"straight": "x"}}, "option 'labels'"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
@@ -108,8 +109,13 @@ def test_bad_files(tmp_path) -> None:
     broken.write_text("name = ")
     with pytest.raises(RulesError, match="not valid TOML"):
         load_rules(str(broken))
-    with pytest.raises(RulesError, match="unknown rules preset"):
+    with pytest.raises(RulesError, match=f"^no rules file {tmp_path / 'missing.toml'}$"):  # an 'unknown preset'
         load_rules(str(tmp_path / "missing.toml"))
+    with pytest.raises(RulesError, match="unknown rules preset 'missing'"):
+        load_rules("missing")
+    (tmp_path / "latin1.toml").write_bytes("name = 'café'".encode("latin-1"))
+    with pytest.raises(RulesError, match=f"^{tmp_path / 'latin1.toml'}: not UTF-8 text"):  # once without the name
+        load_rules(str(tmp_path / "latin1.toml"))
     cycle = tmp_path / "cycle.json"
     cycle.write_text("[1, 2]")
     with pytest.raises(RulesError, match="table of options"):

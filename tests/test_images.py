@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -11,7 +15,7 @@ import pytest
 from PIL import Image
 
 from oxeye.service.cli import main
-from oxeye.vision.images import PhotoError, decode_photo, read_image
+from oxeye.vision.images import PhotoError, decode_photo, make_folder, read_image
 
 
 def _portrait_as_a_phone_stores_it() -> bytes:
@@ -38,10 +42,15 @@ def test_a_phone_photo_is_turned_upright_as_its_exif_says() -> None:
     assert upright[:40].mean() > 240 and upright[60:].mean() < 15
 
 
-def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path) -> None:
-    """The same pixels OpenCV gives for a plain JPEG, so figures measured before the switch stand."""
-    image = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
-    path = tmp_path / "plain.jpg"
+@pytest.mark.parametrize(("name", "image"), [
+    ("plain.jpg", np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)),
+    # 16-bit greys, which Pillow's own conversion clipped to white: the photo read as blank
+    ("grey16.png", np.random.default_rng(0).integers(0, 65536, (120, 160), dtype=np.uint16)),
+    ("grey16.tiff", np.random.default_rng(0).integers(0, 65536, (120, 160), dtype=np.uint16)),
+])
+def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path, name: str, image: np.ndarray) -> None:
+    """The same pixels OpenCV gives, so figures measured before the switch to Pillow stand."""
+    path = tmp_path / name
     cv2.imwrite(str(path), image)
     assert np.array_equal(read_image(path), cv2.imread(str(path), cv2.IMREAD_COLOR))
 
@@ -59,6 +68,30 @@ def test_what_is_not_a_photo_to_read_says_why(data: bytes, reason: str, message:
     assert raised.value.reason == reason
 
 
+def test_a_photo_over_pillows_own_limit_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Pillow warns on stderr of a decompression bomb over 89 megapixels: the refusal was three lines."""
+    photo = tmp_path / "huge.png"
+    photo.write_bytes(_bomb(11000, 10000))
+    done = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "detect", str(photo)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"oxeye detect: error: cannot read {photo}: the image is 11000 x 10000 pixels; "
+                           "the limit is 100,000,000 pixels\n")
+
+
+def test_a_photo_is_read_from_a_pipe(tmp_path: Path) -> None:
+    """cat photo.jpg | oxeye detect /dev/stdin, or <(curl ...): a pipe was 'no such image'."""
+    image = np.random.default_rng(2).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_bytes, args=(cv2.imencode(".png", image)[1].tobytes(),), daemon=True)
+    writer.start()
+    assert np.array_equal(read_image(pipe), image)
+    writer.join()
+    with pytest.raises(OSError, match="^/dev/zero is neither a file nor a pipe: name a photo$"):  # never ends
+        read_image(Path("/dev/zero"))
+
+
 def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV would read the part that arrived and pad the rest with grey, silently."""
     image = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)
@@ -69,3 +102,27 @@ def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, caps
     assert main(["detect", str(photo)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"oxeye detect: error: cannot read {photo}: the image is truncated or corrupt") and err.count("\n") == 1
+
+
+def test_oxeye_detect_does_not_draw_over_the_photo_it_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--annotate naming the photo itself (or a path to it) replaced the user's photo with the drawing."""
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes())
+    before = photo.read_bytes()
+    for out in (photo, tmp_path / ".." / tmp_path.name / "table.jpg"):
+        assert main(["detect", str(photo), "--annotate", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"oxeye detect: error: --annotate {out} is the photo being read: name another picture to draw on\n"
+    assert photo.read_bytes() == before
+
+
+@pytest.mark.parametrize("below", ["out", "out/deeper"])
+def test_a_folder_below_a_file_is_refused_naming_the_file(tmp_path: Path, below: str) -> None:
+    """mkdir's own error said 'File exists: photo.jpg' (or 'Not a directory'), as though the folder were there."""
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"a photo")
+    with pytest.raises(OSError) as raised:
+        make_folder(photo / below)
+    assert str(raised.value) == f"cannot make the folder {photo / below}: {photo} is a file"
+    make_folder(tmp_path / "new" / "folder")
+    assert (tmp_path / "new" / "folder").is_dir()

@@ -100,6 +100,9 @@ def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient,
      422, "players"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1e308}]}, 400, "too large"),
+    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},  # overflowed: a 500
+                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "9e999999"}]}, 400,
+     "P's stake of 9e+999999 is too large to settle to the cent"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},  # once settled without Dee
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1, "onlooker": [{"name": "Dee", "stake": 5}]}]},
      422, "players.0.onlooker: Extra inputs are not permitted"),

@@ -89,8 +89,9 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
         cases = ((["--port", str(port)], f"cannot listen on 127.0.0.1:{port}: Address already in use"),
                  (["--port", "70000"], "a port is 0 to 65535, not 70000"),
                  (["--port", "0", "--data", str(tmp_path / "ledger.txt")], "is a file: name a folder"),
-                 # "$KEY" unset: no request could send an empty key, so no change could ever be made
-                 (["--port", "0", "--api-key", ""], "--api-key is empty"))
+                 # each started a service that refused every change to the ledger, or never settled a stream
+                 (["--port", "0", "--api-key", ""], "--api-key is empty (an unset variable?)"),
+                 (["--port", "0", "--stream-banker", "-1"], "--stream-banker is a hand's index, 0 or more, not -1"))
         (tmp_path / "ledger.txt").write_text("not a folder")
         for args, message in cases:
             assert message in refused("--data", str(tmp_path), *args)

@@ -147,6 +147,17 @@ def test_quantizing_refuses_bad_arguments_and_leaves_the_served_model_alone(
     assert served.read_bytes() == b"the model in service"
 
 
+def test_quantizing_below_a_file_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was found only where the quantized model was to be written, the calibration done."""
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / "000000.json").write_text("{}")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    out = notes / "oxeye-cls.onnx"
+    assert main(["quantize-classifier", "--model", "cls.pt", "--data", str(tmp_path), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"oxeye quantize-classifier: error: --out {out} cannot be written: {notes} is a file\n"
+
+
 def test_a_two_stage_model_without_its_classifier_is_one_clear_error(tiny: Path, tmp_path: Path) -> None:
     from oxeye.vision.detector import Detector
 
@@ -363,12 +374,35 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2
     assert "--lr0 must be between 0 and 1" in capsys.readouterr().err
-    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", "0"]) == 2
-    assert "--hours must be above 0" in capsys.readouterr().err
+    for hours in ("0", "inf"):  # inf trained until ultralytics' epochs overflowed, in a traceback
+        assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--hours", hours]) == 2
+        assert f"--hours must be above 0 and finite, got {float(hours)}" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--workers", "-1"]) == 2
+    assert "--workers must be 0 or more, got -1" in capsys.readouterr().err  # once trained
     for sigma in ("0", "1.5"):
         assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--keypoint-sigma", sigma]) == 2
         assert f"--keypoint-sigma must be above 0 and at most 1, got {float(sigma)}" in capsys.readouterr().err
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / "000000.json").write_text("{}")
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"a photo, not weights")
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--model", str(photo)]) == 2
+    assert "is neither a model .yaml nor an existing .pt file" in capsys.readouterr().err  # once a traceback
+    for command in ("train", "train-classifier"):  # each failed in mkdir's words, the classifier's after its crops
+        assert main([command, "--data", str(tmp_path), "--out", str(photo / "run")]) == 2
+        assert capsys.readouterr().err == (f"oxeye {command}: error: --out {photo / 'run'} cannot be a folder: "
+                                           f"{photo} is a file\n")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", [["train-classifier", "--data", "ds", "--out", "run"],
+                                     ["quantize-classifier", "--model", "cls.pt", "--data", "ds", "--out", "cls.onnx"]])
+def test_a_negative_seed_is_refused_as_it_is_parsed(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """It failed in numpy's words, naming no argument: 'expected non-negative integer'."""
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--seed", "-1"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"oxeye {command[0]}: error: argument --seed: must be at least 0, got -1\n"
 
 
 def test_importing_ultralytics_leaves_pillow_alone() -> None:

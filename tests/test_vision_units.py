@@ -622,6 +622,25 @@ def test_real_card_figures_from_pascal_voc_labels(tmp_path: Path) -> None:
     assert flagged["wrong_reports_flagged"] == pytest.approx(2 / 3)
 
 
+@pytest.mark.parametrize(("xml", "message"), [
+    ("<annotation><object><name>ace</name>", "is not Pascal VOC labels (no element found"),
+    ("<annotation><object><name>ace</name></object></annotation>", "an object has no <bndbox> of four numbers"),
+    ("<annotation><object><name>ace</name><bndbox><xmin>x</xmin></bndbox></object></annotation>",
+     "an object has no <bndbox> of four numbers"),
+    ("<annotation><object><name>dog</name><bndbox><xmin>1</xmin><ymin>1</ymin><xmax>5</xmax><ymax>5</ymax></bndbox>"
+     "</object></annotation>", "labels 'dog': a real card is one of nine, ten, jack, queen, king, ace"),
+])
+def test_real_labels_that_cannot_be_read_are_refused_naming_the_file(tmp_path: Path, xml: str, message: str) -> None:
+    """Each ended oxeye evaluate --real in a traceback (the unknown rank only after reading photos)."""
+    from oxeye.vision.evaluate import labelled_photos
+
+    write_labelled_photo(tmp_path, "IMG_1", np.zeros((100, 200, 3), np.uint8), [])
+    (tmp_path / "photos" / "IMG_1.xml").write_text(xml)
+    with pytest.raises(ValueError) as raised:
+        labelled_photos(tmp_path)
+    assert str(raised.value).startswith(str(tmp_path / "photos" / "IMG_1.xml")) and message in str(raised.value)
+
+
 def test_each_real_card_lost_is_told_by_how(tmp_path: Path) -> None:
     """Six labelled cards: one read right, one misread, one twice, one under a box of its rank that
     takes in its neighbour, one under a box of another rank, one with nothing over it."""

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import supervision as sv
 
-from oxeye.vision.images import picture_problem
+from oxeye.vision.images import make_folder, picture_problem
 from oxeye.vision.reading import Reading
 
 HAND_COLOURS = ("#00c2ff", "#48f90a", "#ffb21d", "#c86bff", "#00d4bb", "#ff9df0", "#cfd231", "#6f8bff",
@@ -27,7 +27,7 @@ def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
     """Write ``image`` with the reading drawn on it (see ``draw``)."""
     if problem := picture_problem(out):
         raise OSError(problem)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     if not cv2.imwrite(str(out), draw(image, reading)):
         raise OSError(f"cannot write {out} (an unwritable folder?)")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
@@ -54,10 +55,33 @@ def picture_argument(text: str) -> Path:
     return Path(text)
 
 
+def _refuse_drawing_over(photo: Path, annotate: Path | None) -> None:
+    """ValueError where ``--annotate`` names the photo itself, which the drawing would replace for good."""
+    if annotate is not None and annotate.is_file() and photo.is_file() and annotate.samefile(photo):
+        raise ValueError(f"--annotate {annotate} is the photo being read: name another picture to draw on")
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``least``, refused in one line as it is parsed
+    (a preview --count of -1 once drew all but the last image; a --seed of -1 failed in numpy's words)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # argparse would name this function: "invalid parse value"
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+
+    return parse
+
+
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector
     from oxeye.vision.images import read_image
 
+    _refuse_drawing_over(args.photo, args.annotate)
     image = read_image(args.photo)
     reading = Detector(args.model).read(image, kinds=args.kinds)
     if args.annotate:
@@ -135,7 +159,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--hidden-per-class", type=int, metavar="N", help="crops of hidden indices (class \"none\") "
                           "may number up to N, at least --per-class (default: --per-class)")
     classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
-    classify.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter and the training (0)")
+    classify.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter and the training (0)")
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
                           "models/oxeye-cls.pt); else a fresh network")
     classify.add_argument("--overwrite", action="store_true",
@@ -149,7 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           help="one or more folders written by 'oxeye dataset build' (not the held-out build)")
     quantize.add_argument("--out", type=Path, required=True, help="the ONNX to write, e.g. RUN/oxeye-cls.onnx")
     quantize.add_argument("--per-class", type=int, default=20, help="at most this many calibration crops per class (20)")
-    quantize.add_argument("--seed", type=int, default=0, help="seed for the crops' jitter (0)")
+    quantize.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter (0)")
     quantize.set_defaults(handler=_quantize_classifier)
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")

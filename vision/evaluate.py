@@ -248,11 +248,26 @@ def labelled_photos(folder: Path) -> list[tuple[Path, list[tuple[str, list[float
     and box (x1, y1, x2, y2), in the labels' order."""
     found = []
     for xml in sorted(folder.glob("photos/*.xml")):
-        root = ElementTree.parse(xml).getroot()
-        labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
-                  for o in root.iter("object")]
-        found.append((xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg"), labels))
+        found.append((xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg"),
+                      _voc_labels(xml)))
     return found
+
+
+def _voc_labels(xml: Path) -> list[tuple[str, list[float]]]:
+    """One Pascal VOC file's rank names and boxes; ValueError naming the file where it is not such a file
+    or names no rank of the real set (evaluate once stopped there with a traceback)."""
+    try:
+        objects = list(ElementTree.parse(xml).getroot().iter("object"))
+    except ElementTree.ParseError as error:
+        raise ValueError(f"{xml} is not Pascal VOC labels ({error})") from None
+    try:
+        labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
+                  for o in objects]
+    except (AttributeError, TypeError, ValueError):
+        raise ValueError(f"{xml}: an object has no <bndbox> of four numbers") from None
+    if unknown := sorted({name for name, _ in labels if name not in RANKS}, key=str):
+        raise ValueError(f"{xml} labels {', '.join(map(repr, unknown))}: a real card is one of {', '.join(RANKS)}")
+    return labels
 
 
 def read_labelled(detector: Detector, photo: Path, labels: list[tuple[str, list[float]]],

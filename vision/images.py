@@ -1,5 +1,5 @@
 """Photos as BGR frames, decoded one way for the command line and the service alike; and where
-pictures may be written.
+pictures and other output may be written.
 
 A photo is turned upright as its EXIF orientation says, as a phone's gallery and a browser show it
 (a phone stores a portrait photo as landscape pixels with an orientation tag). Pillow reads the
@@ -11,12 +11,21 @@ it read, padded with grey, without a word.
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+if TYPE_CHECKING:  # Pillow is imported where a photo is decoded
+    from PIL import Image
+
 MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
+
+# Pillow warns on stderr of a "decompression bomb" over 89 megapixels, where decode_photo checks the pixels
+# itself: oxeye detect said three lines on such a photo, two of them Pillow's.
+warnings.filterwarnings("ignore", r"Image size \(\d+ pixels\) exceeds limit", module="PIL")
 
 
 class PhotoError(ValueError):
@@ -41,7 +50,7 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
                                  "too_large")
             image.load()
             ImageOps.exif_transpose(image, in_place=True)
-            rgb = image if image.mode == "RGB" else image.convert("RGB")
+            rgb = image if image.mode == "RGB" else _eight_bit(image).convert("RGB")
             # tobytes is the fastest way out of Pillow (np.asarray takes twice as long on a 12 MP photo)
             pixels = np.frombuffer(rgb.tobytes(), np.uint8).reshape(rgb.height, rgb.width, 3)
     except PhotoError:
@@ -55,13 +64,25 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     return cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR)
 
 
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """``image`` with 16-bit greys (a scanner's PNG, a camera's TIFF) brought to 8 bits as OpenCV does:
+    Pillow's own conversion clips every grey over 255 to white, and the photo read as blank."""
+    from PIL import Image
+
+    if not image.mode.startswith("I;16"):
+        return image
+    return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
+
+
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
     path = Path(path)
     if path.is_dir():
         raise OSError(f"{path} is a folder: name a photo in it")
-    if not path.is_file():
+    if not path.exists():
         raise OSError(f"no such image: {path}")
+    if not (path.is_file() or path.is_fifo()):  # a pipe is read (/dev/stdin, <(curl ...)); /dev/zero never ends
+        raise OSError(f"{path} is neither a file nor a pipe: name a photo")
     try:
         return decode_photo(path.read_bytes(), max_pixels)
     except PhotoError as error:
@@ -74,3 +95,17 @@ def picture_problem(path: str | Path) -> str | None:
     """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
     for an unknown extension, where OpenCV 4 returned False)."""
     return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
+
+
+def file_in_the_way(folder: Path) -> Path | None:
+    """The file that lies where ``folder``, or a folder above it, would have to be made; None if none does."""
+    return next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+
+
+def make_folder(folder: Path) -> None:
+    """``folder``, made with those above it where missing; OSError naming the file in the way where one
+    is (mkdir's own error says 'File exists: photo.jpg', as though the folder were there)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None

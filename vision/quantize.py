@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision.crops import to_blob
+from oxeye.vision.images import file_in_the_way, make_folder
 from oxeye.vision.train import require_build
 
 
@@ -33,6 +34,8 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         raise ValueError(f"--per-class must be at least 1, got {per_class}")
     if out.suffix != ".onnx" or out.is_dir():
         raise ValueError(f"--out {out} must name the .onnx file to write, e.g. RUN/oxeye-cls.onnx")
+    if (in_the_way := file_in_the_way(out.parent)) is not None:  # found once the calibration was done
+        raise ValueError(f"--out {out} cannot be written: {in_the_way} is a file")
     if not Path(weights).is_file():
         raise ValueError(f"--model {weights}: no such file")
     model, size = load_classifier(weights)
@@ -59,7 +62,7 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         graph = onnx.load(str(quantized))
         del graph.metadata_props[:]
         graph.metadata_props.extend(onnx.load(str(exported)).metadata_props)  # the names and crop size
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     partial = out.with_name(out.name + ".partial")  # beside ``out``, so that ``out`` is never half written
     try:
         onnx.save(graph, str(partial))

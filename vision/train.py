@@ -6,6 +6,7 @@ Everything runs offline (see ``vision.offline``); on a machine with CUDA the sam
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -24,6 +25,14 @@ def require_build(folder: Path) -> None:
         raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
     if next((Path(folder) / "meta").glob("*.json"), None) is None:
         raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+
+
+def require_run_folder(out: Path) -> None:
+    """ValueError where ``--out`` cannot be a folder, a file lying in the way: it failed only once work had begun."""
+    from oxeye.vision.images import file_in_the_way
+
+    if (in_the_way := file_in_the_way(out)) is not None:
+        raise ValueError(f"--out {out} cannot be a folder: {in_the_way} is a file")
 
 
 @dataclass(frozen=True)
@@ -59,8 +68,10 @@ class TrainConfig:
             return  # the interrupted run holds its own arguments
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
-        if self.hours is not None and not self.hours > 0:
-            raise ValueError(f"--hours must be above 0, got {self.hours}")
+        if self.hours is not None and not 0 < self.hours < math.inf:  # inf: ultralytics' epochs overflow, hours in
+            raise ValueError(f"--hours must be above 0 and finite, got {self.hours}")
+        if self.workers < 0:
+            raise ValueError(f"--workers must be 0 or more, got {self.workers}")
         if not 0 < self.keypoint_sigma <= 1:
             raise ValueError(f"--keypoint-sigma must be above 0 and at most 1, got {self.keypoint_sigma}")
         if self.data is None:
@@ -72,10 +83,12 @@ class TrainConfig:
             raise ValueError(f"--epochs and --batch must be at least 1, got {self.epochs} and {self.batch}")
         if not 0 < self.val_fraction < 1:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
-        if not self.architecture.endswith(".yaml") and not Path(self.architecture).is_file():
+        weights = self.architecture.endswith(".pt") and Path(self.architecture).is_file()
+        if not (self.architecture.endswith(".yaml") or weights):  # a photo once went on to ultralytics' traceback
             raise ValueError(f"--model {self.model} is neither a model .yaml nor an existing .pt file")
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
+        require_run_folder(self.out)
         trained = [p for p in (self.out / "oxeye.pt", self.out / "train" / "weights" / "last.pt") if p.exists()]
         if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
             raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "

@@ -22,7 +22,7 @@ from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
-from oxeye.vision.train import require_build
+from oxeye.vision.train import require_build, require_run_folder
 
 if TYPE_CHECKING:  # torch is imported only when training
     from torch import nn
@@ -66,6 +66,7 @@ class ClassifierConfig:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
         if self.model is not None and not self.model.is_file():
             raise ValueError(f"--model {self.model}: no such file")
+        require_run_folder(self.out)
         if (self.out / CLASSIFIER_WEIGHTS).exists() and not self.overwrite:
             raise ValueError(f"--out {self.out} holds a classifier trained before ({CLASSIFIER_WEIGHTS}): choose "
                              f"another folder, or pass --overwrite to replace it")
