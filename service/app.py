@@ -53,6 +53,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(WebSocketRequestValidationError, _invalid_socket)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _failure)
     return app
 
 
@@ -80,6 +81,12 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
 async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
     """The framework's own errors (no such path, a method it does not take) in the same shape as ours."""
     return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+
+
+async def _failure(_request: Request, _error: Exception) -> JSONResponse:
+    """A fault of the service's own, in the shape of every other error (it was plain text, which the
+    pages read as JSON and showed as a parse error); the traceback goes to the log, not the client."""
+    return JSONResponse({"error": "the service failed on this request; its log says why"}, status_code=500)
 
 
 async def _invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:

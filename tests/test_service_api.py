@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -133,6 +134,16 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
     assert client.get(f"/v1/tables/{2**63 - 1}").json() == {"error": f"no table {2**63 - 1}"}
     assert (client.get("/v1/nothing-here").status_code, client.get("/v1/nothing-here").json()) == (404, {"error": "Not Found"})
     assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
+
+
+def test_a_fault_of_the_service_is_an_error_as_data_too(tmp_path) -> None:
+    """A ledger whose table has gone (a fault, not the request's): a 500 in JSON, no traceback sent."""
+    app = create_app(Settings(data_dir=tmp_path))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        sqlite3.connect(tmp_path / "oxeye.sqlite3").executescript("DROP TABLE seats; DROP TABLE rounds; DROP TABLE tables")
+        response = client.get("/v1/tables")
+    assert response.status_code == 500
+    assert response.json() == {"error": "the service failed on this request; its log says why"}
 
 
 def _table(client: TestClient, **changes) -> dict:
