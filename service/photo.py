@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -19,12 +20,21 @@ from oxeye.vision.reading import UNSURE_HAND, Reading
 
 def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
     """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``; none on the banker's
-    hand, which stakes nothing (such a bet, meant for a player, was dropped and the player settled at 1)."""
+    hand, which stakes nothing (such a bet, meant for a player, was dropped and the player settled at 1).
+    A hand is named once, as its index is written ("01" or " 1" was hand 1, and of two the last won), and
+    an amount is a number (true was a stake of 1)."""
     try:
-        raw = json.loads(text, parse_float=Decimal)
-        stakes = {int(k): Decimal(v) for k, v in raw.items()}
-    except (json.JSONDecodeError, AttributeError, ValueError, TypeError, InvalidOperation):
-        raise ServiceError(f'stakes must be a JSON object of hand index to amount, like {{"1": 10}}, not {text!r}') from None
+        pairs = json.loads(text, parse_float=Decimal, object_pairs_hook=tuple)  # arrays stay lists
+        if not isinstance(pairs, tuple):
+            raise TypeError(pairs)
+        stakes: dict[int, Decimal] = {}
+        for key, amount in pairs:
+            if not re.fullmatch(r"0|[1-9][0-9]*", key) or isinstance(amount, bool) or int(key) in stakes:
+                raise ValueError(key)
+            stakes[int(key)] = Decimal(amount)
+    except (json.JSONDecodeError, ValueError, TypeError, InvalidOperation):
+        raise ServiceError(f'stakes must be a JSON object naming each hand once by its index, to an amount, '
+                           f'like {{"1": 10}}, not {text!r}') from None
     bad = {k: str(v) for k, v in stakes.items() if not (v.is_finite() and v > 0)}
     if bad:
         raise ServiceError(f"stakes must be positive amounts: {bad}")
