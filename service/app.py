@@ -21,11 +21,13 @@ from oxeye.vision.images import make_folder
 
 if TYPE_CHECKING:
     from oxeye.service.stream import Stream
+    from oxeye.vision.detector import Detector
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The app for these settings; the database opens (and its tables are made) here, and the live source
     with its model, so that one that cannot be read is an error before the service starts."""
+    named = _named_model(settings)
     make_folder(settings.data_dir)
     sessions = open_database(settings.database_url)
 
@@ -42,6 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
                   description="Reads ox-counting hands, settles rounds and keeps the table ledger.")
     app.state.settings = settings
     app.state.sessions = sessions
+    app.state.detector = named
     app.state.stream = _stream(app) if settings.source is not None else None
     for routes in (routes_rules, routes_ledger, routes_trainer, routes_photo):
         # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}.
@@ -57,8 +60,19 @@ def create_app(settings: Settings) -> FastAPI:
     return app
 
 
+def _named_model(settings: Settings) -> Detector | None:
+    """The detector ``--model`` names, loaded now: a mistyped path (or a classifier's file) started a service
+    whose every photo was a 503. Without one the shipped model is loaded on first use, 503 until trained."""
+    if settings.model is None:
+        return None
+    from oxeye.vision.detector import Detector
+
+    return Detector(settings.model)
+
+
 def _stream(app: FastAPI) -> Stream:
-    """The ``--source`` stream: its source opened first (the likelier mistake), then the model and rules."""
+    """The ``--source`` stream: its source opened first (the likelier mistake), then the model (if ``--model``
+    named none) and rules."""
     from oxeye.service.live import LiveTable
     from oxeye.service.rules_files import rules_from_text
     from oxeye.service.stream import Stream, open_source

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import httpx
 
+from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.classifier import CLASSIFIER_NAME
 from serving import free_port, refused, start_server, stop_server
 
 KEY = {"X-API-Key": "k"}
@@ -91,7 +93,10 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
                  (["--port", "0", "--data", str(tmp_path / "ledger.txt")], "is a file: name a folder"),
                  # each started a service that refused every change to the ledger, or never settled a stream
                  (["--port", "0", "--api-key", ""], "--api-key is empty (an unset variable?)"),
-                 (["--port", "0", "--stream-banker", "-1"], "--stream-banker is a hand's index, 0 or more, not -1"))
+                 (["--port", "0", "--stream-banker", "-1"], "--stream-banker is a hand's index, 0 or more, not -1"),
+                 # a mistyped or wrong --model: every photo was a 503 once started
+                 (["--port", "0", "--model", str(tmp_path / "nope.onnx")], "no model at"),
+                 (["--port", "0", "--model", str(DEFAULT_MODEL.with_name(CLASSIFIER_NAME))], "is not a detector"))
         (tmp_path / "ledger.txt").write_text("not a folder")
         for args, message in cases:
             assert message in refused("--data", str(tmp_path), *args)

@@ -9,6 +9,7 @@ import cv2
 import httpx
 import numpy as np
 
+from oxeye.models import DEFAULT_MODEL
 from serving import free_port, refused, start_server, stop_server
 
 
@@ -63,9 +64,8 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
 
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
     (tmp_path / "notes.avi").write_text("not a video")
-    for source, message in ((str(tmp_path / "missing.avi"), "no such video file"),
-                            (str(tmp_path / "notes.avi"), "cannot read video from"),
-                            (str(_video(tmp_path / "table.avi", 2)), "no model at")):
-        said = refused("--port", str(free_port()), "--data", str(tmp_path), "--source", source,
-                       "--model", str(tmp_path / "none.onnx"))
+    for source, model, message in ((str(tmp_path / "missing.avi"), DEFAULT_MODEL, "no such video file"),
+                                   (str(tmp_path / "notes.avi"), DEFAULT_MODEL, "cannot read video from"),
+                                   (str(_video(tmp_path / "table.avi", 2)), tmp_path / "none.onnx", "no model at")):
+        said = refused("--port", str(free_port()), "--data", str(tmp_path), "--source", source, "--model", str(model))
         assert message in said, said
