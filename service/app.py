@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request, WebSocket, status
 from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oxeye.engine import EngineError
@@ -40,8 +41,10 @@ def create_app(settings: Settings) -> FastAPI:
             await app.state.stream.stop()
         dispose(sessions)
 
-    app = FastAPI(title="OxEye", version=VERSION, lifespan=lifespan,
-                  description="Reads ox-counting hands, settles rounds and keeps the table ledger.")
+    # /docs and /redoc with their scripts served from here: FastAPI's own load them from a CDN, a blank page
+    # on a table's machine with no internet.
+    app = FastAPIOffline(title="OxEye", version=VERSION, lifespan=lifespan,
+                         description="Reads ox-counting hands, settles rounds and keeps the table ledger.")
     app.state.settings = settings
     app.state.sessions = sessions
     app.state.detector = named

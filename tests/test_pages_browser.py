@@ -455,3 +455,12 @@ def test_live_page_holds_the_table_fixed_while_reading(server, browser) -> None:
     assert [field.is_enabled() for field in fields] == [False] * 3
     browser.find_element(By.ID, "start").click()
     assert [field.is_enabled() for field in fields] == [True] * 3
+
+
+def test_api_docs_render_with_no_internet(server, browser) -> None:
+    """/docs draws every endpoint from scripts served here (the browser here reaches no CDN)."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server[0]}/docs")
+    operations = _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"))
+    assert "/v1/tables/{table_id}/rounds" in {o.get_attribute("data-path") for o in operations}
