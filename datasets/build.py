@@ -149,26 +149,40 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
     complete, so a failed or interrupted build leaves nothing half-written behind.
     """
     config.validate()
-    final = config.out
+    final = config.out.resolve()  # --out . named no folder to stage beside: the staged build went inside it
     if final.is_dir() and any(final.iterdir()):
         if not overwrite:
-            raise ValueError(f"--out {final} already holds files: choose an empty folder, or pass --overwrite to replace it")
+            raise ValueError(f"--out {config.out} already holds files: choose an empty folder, or pass --overwrite to replace it")
         if not ((final / "meta").is_dir() and (final / "data.yaml").is_file()):  # --out . once meant rm -r .
-            raise ValueError(f"--out {final} holds files but no build (no meta/ and data.yaml): --overwrite replaces "
+            raise ValueError(f"--out {config.out} holds files but no build (no meta/ and data.yaml): --overwrite replaces "
                              f"only an earlier build; choose an empty folder")
     make_folder(final.parent)
     if not os.access(final.parent, os.W_OK):
-        raise OSError(f"--out {final} is not writable")
+        raise OSError(f"--out {config.out} is not writable")
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
     try:
         total = _render_all(replace(config, out=staging), final, workers, progress)
         if final.exists():
-            shutil.rmtree(final)
-        staging.rename(final)
+            _move_into(staging, final)
+        else:
+            staging.rename(final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return total
+
+
+def _move_into(staging: Path, final: Path) -> None:
+    """Empty ``final`` (empty, or an earlier build) and move the staged build into it, keeping the folder
+    itself: it may be the working folder (--out .), and a shell left in a deleted one lists nothing."""
+    for old in final.iterdir():
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
+    for new in staging.iterdir():
+        new.rename(final / new.name)
+    staging.rmdir()
 
 
 def _render_all(config: BuildConfig, final: Path, workers: int | None, progress: bool) -> int:

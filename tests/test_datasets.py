@@ -261,6 +261,20 @@ def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest
     assert f"path: {out.resolve()}" in (out / "data.yaml").read_text()
 
 
+def test_a_build_into_the_working_folder_fills_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--out . staged its build inside the folder, which was then emptied: 'Invalid argument: .', nothing written."""
+    here = tmp_path / "ds"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    args = ["dataset", "build", "--out", ".", "--images", "2", "--seed", "1", "--imgsz", "320", "--workers", "1"]
+    assert main(args) == 0
+    assert main([*args, "--overwrite"]) == 0  # and again, over the earlier build
+    assert sorted(p.name for p in here.iterdir()) == ["data.yaml", "images", "labels", "meta"]
+    assert sorted(p.name for p in (here / "images").iterdir()) == ["000000.jpg", "000001.jpg"]
+    assert f"path: {here.resolve()}\n" in (here / "data.yaml").read_text()
+    assert list(tmp_path.iterdir()) == [here]  # no staging folder left beside it
+
+
 def test_a_failed_build_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from oxeye.datasets import build as build_module
