@@ -15,6 +15,9 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -133,8 +136,9 @@ def _init_worker(config: BuildConfig) -> None:
 
 def _init_pool_worker(config: BuildConfig) -> None:
     """A pool's worker, as ``_init_worker``, deaf to Ctrl-C: the parent ends the pool (each worker printed
-    a traceback of its own)."""
+    a traceback of its own), with SIGTERM, which ends a worker at once (not the parent's interrupt)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _init_worker(config)
 
 
@@ -161,7 +165,8 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
         raise OSError(f"--out {config.out} is not writable")
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
     try:
-        total = _render_all(replace(config, out=staging), final, workers, progress)
+        with _terminate_as_interrupt():
+            total = _render_all(replace(config, out=staging), final, workers, progress)
         if final.exists():
             _move_into(staging, final)
         else:
@@ -170,6 +175,20 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return total
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, timeout, a service manager's stop) ends the render as Ctrl-C does, so that its staging
+    folder is removed: it ended the process at once, leaving the half-made build beside --out."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set a handler
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _move_into(staging: Path, final: Path) -> None:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -170,9 +171,14 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
 
 
-def test_ctrl_c_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path) -> None:
-    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) printed 64 lines of tracebacks,
-    the parent's and each worker's."""
+@pytest.mark.parametrize("stop, kill", [
+    (signal.SIGINT, os.killpg),  # Ctrl-C, to the whole process group as a terminal sends it
+    (signal.SIGTERM, os.kill),  # kill or timeout, to the parent alone: it left its staging folder behind
+    (signal.SIGTERM, os.killpg),  # a service manager's stop, to every process
+])
+def test_an_interrupt_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path, stop: signal.Signals,
+                                                                kill: Callable[[int, int], None]) -> None:
+    """Ctrl-C printed 64 lines of tracebacks, the parent's and each worker's."""
     build = subprocess.Popen([sys.executable, "-m", "oxeye.service.cli", "dataset", "build", "--out",
                               str(tmp_path / "out"), "--images", "5000", "--seed", "1", "--imgsz", "320",
                               "--drawn-only", "--workers", "2"],
@@ -180,7 +186,7 @@ def test_ctrl_c_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path) -> None
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".out.*/images/*.jpg")) and time.monotonic() < deadline:
         time.sleep(0.1)
-    os.killpg(build.pid, signal.SIGINT)
+    kill(build.pid, stop)
     err = build.communicate(timeout=60)[1]
     assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset: interrupted\n" in err
     assert list(tmp_path.iterdir()) == []
