@@ -365,6 +365,22 @@ def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_i
         prepare_dataset(tmp_path / "one", tmp_path / "y1", "pose", val_fraction=0.1)
 
 
+def test_a_second_preparation_into_the_same_folder_keeps_nothing_of_the_first(tmp_path: Path) -> None:
+    """A rerun (another --val-fraction, another --data, --overwrite) left the first split's images in
+    place: images in both train and val, and images of another build trained on."""
+    from oxeye.vision.train import prepare_dataset
+
+    for name, images in (("six", "6"), ("four", "4")):
+        assert main(["dataset", "build", "--out", str(tmp_path / name), "--images", images, "--seed", "1",
+                     "--imgsz", "128", "--drawn-only", "--workers", "1"]) == 0
+    yolo = tmp_path / "yolo"
+    prepare_dataset(tmp_path / "six", yolo, "pose", val_fraction=0.5)
+    prepare_dataset(tmp_path / "four", yolo, "pose", val_fraction=0.34)
+    for sub, suffix in (("images", ".jpg"), ("labels", ".txt")):
+        assert sorted(p.name for p in (yolo / sub / "train").iterdir()) == [f"00000{n}{suffix}" for n in (0, 1, 3)]
+        assert sorted(p.name for p in (yolo / sub / "val").iterdir()) == [f"000002{suffix}"]
+
+
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err

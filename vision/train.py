@@ -156,6 +156,8 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
     every = max(2, round(1 / val_fraction))
     # Every ``every``-th image validates; a build smaller than that still holds its last one back.
     val = set(range(every - 1, len(metas), every)) or {len(metas) - 1}
+    for sub in ("images", "labels"):  # an earlier run's split (another build, another share) is no part of this one
+        shutil.rmtree(target / sub, ignore_errors=True)
     for n, path in enumerate(metas):
         meta = json.loads(path.read_text())
         split = "val" if n in val else "train"
