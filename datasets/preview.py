@@ -31,6 +31,19 @@ def annotate(image: np.ndarray, meta: dict[str, object]) -> np.ndarray:
     return out
 
 
+def _annotated(dataset: Path, path: Path) -> np.ndarray:
+    """The image that the record at ``path`` describes, annotated; ValueError naming a file that is no
+    build's record (a folder of other JSON once ended in a KeyError's traceback)."""
+    try:
+        meta = json.loads(path.read_text())
+        image = cv2.imread(str(dataset / meta["image"]))
+        if image is None:
+            raise OSError(f"cannot read {dataset / meta['image']}")
+        return annotate(image, meta)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path} is not a record written by 'oxeye dataset build' ({error!r})") from None
+
+
 def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, tile: int = 400) -> int:
     """Write a grid of the first ``count`` annotated images of ``dataset`` to ``out``; returns how many it drew."""
     if problem := picture_problem(out):  # before any image is read and drawn
@@ -40,11 +53,7 @@ def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, t
         raise ValueError(f"{dataset} has no meta/*.json: build a dataset there first")
     cells = []
     for path in metas:
-        meta = json.loads(path.read_text())
-        image = cv2.imread(str(dataset / meta["image"]))
-        if image is None:
-            raise OSError(f"cannot read {dataset / meta['image']}")
-        cell = annotate(image, meta)
+        cell = _annotated(dataset, path)
         s = tile / max(cell.shape[:2])
         cell = cv2.resize(cell, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         canvas = np.full((tile, tile, 3), 32, np.uint8)

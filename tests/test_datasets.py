@@ -206,6 +206,19 @@ def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.Ca
     assert "build a dataset there first" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("record", ['{"items": []}', '{"image": "images/000000.jpg", "items": [{}]}', "[]", "{"])
+def test_preview_of_a_folder_of_other_records_is_refused_naming_one(built: Path, tmp_path: Path, record: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A record with no image or item keys ended in a KeyError's traceback; unreadable JSON named no file."""
+    (tmp_path / "other" / "meta").mkdir(parents=True)
+    shutil.copytree(built / "images", tmp_path / "other" / "images")
+    (tmp_path / "other" / "meta" / "a.json").write_text(record)
+    assert main(["dataset", "preview", str(tmp_path / "other"), "--out", str(tmp_path / "s.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"oxeye dataset: error: {tmp_path / 'other' / 'meta' / 'a.json'} is not a record written by")
+    assert err.count("\n") == 1 and not (tmp_path / "s.png").exists()
+
+
 @pytest.mark.parametrize(("count", "message"), [
     ("0", "must be at least 1, got 0"),  # said the build held no images
     ("-1", "must be at least 1, got -1"),  # drew all but the last
