@@ -34,6 +34,7 @@ from oxeye.datasets.scene import Library, render_scene
 from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
 from oxeye.vision.images import make_folder
+from oxeye.vision.train import data_yaml
 
 KINDS = ("cards", "tiles")
 LOOSE_EVERY = 3  # every third scene of a kind is a close-up of loose items
@@ -210,9 +211,7 @@ def _render_all(config: BuildConfig, final: Path, workers: int | None, progress:
 
     for sub in ("images", "labels", "meta"):
         (config.out / sub).mkdir()
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASSES))
-    (config.out / "data.yaml").write_text(
-        f"path: {final.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n")
+    (config.out / "data.yaml").write_text(data_yaml(final, "images", "images", CLASSES))
     workers = workers or min(2, os.cpu_count() or 1)
     bar = tqdm(total=config.images, unit="img", disable=not progress, desc="dataset")
     total = 0

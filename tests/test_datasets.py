@@ -42,7 +42,7 @@ def test_layout_and_yaml(built: Path) -> None:
     assert sorted(p.stem for p in (built / "images").glob("*.jpg")) == names
     assert sorted(p.stem for p in (built / "labels").glob("*.txt")) == names
     yaml = (built / "data.yaml").read_text()
-    assert f"path: {built.resolve()}" in yaml and f"  {len(CLASSES) - 1}: '{CLASSES[-1]}'" in yaml
+    assert f'path: "{built.resolve()}"' in yaml and f"  {len(CLASSES) - 1}: '{CLASSES[-1]}'" in yaml
 
 
 def test_labels_agree_with_the_drawing(built: Path) -> None:
@@ -277,7 +277,7 @@ def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest
     assert main([*args[:-4], "--seed", "2", *args[-4:], "--overwrite"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["data.yaml", "images", "labels", "meta"]
     assert (out / "images" / "000000.jpg").read_bytes() != first  # the earlier build replaced
-    assert f"path: {out.resolve()}" in (out / "data.yaml").read_text()
+    assert f'path: "{out.resolve()}"' in (out / "data.yaml").read_text()
 
 
 def test_a_build_into_the_working_folder_fills_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,7 +290,7 @@ def test_a_build_into_the_working_folder_fills_it(tmp_path: Path, monkeypatch: p
     assert main([*args, "--overwrite"]) == 0  # and again, over the earlier build
     assert sorted(p.name for p in here.iterdir()) == ["data.yaml", "images", "labels", "meta"]
     assert sorted(p.name for p in (here / "images").iterdir()) == ["000000.jpg", "000001.jpg"]
-    assert f"path: {here.resolve()}\n" in (here / "data.yaml").read_text()
+    assert f'path: "{here.resolve()}"\n' in (here / "data.yaml").read_text()
     assert list(tmp_path.iterdir()) == [here]  # no staging folder left beside it
 
 

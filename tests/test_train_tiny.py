@@ -381,6 +381,20 @@ def test_a_second_preparation_into_the_same_folder_keeps_nothing_of_the_first(tm
         assert sorted(p.name for p in (yolo / sub / "val").iterdir()) == [f"000002{suffix}"]
 
 
+def test_a_folder_whose_name_yaml_would_read_otherwise_is_the_data_yaml_path(tmp_path: Path) -> None:
+    """A folder named 'run #2' was written unquoted, and read as 'run' (a comment after it); 'a: b' not at all."""
+    import yaml
+
+    from oxeye.vision.train import prepare_dataset
+
+    build, yolo = tmp_path / "run #2" / "ds", tmp_path / "a: b" / "yolo"
+    assert main(["dataset", "build", "--out", str(build), "--images", "2", "--seed", "1", "--imgsz", "128",
+                 "--drawn-only", "--workers", "1"]) == 0
+    prepare_dataset(build, yolo, "pose", val_fraction=0.5)
+    for folder in (build, yolo):
+        assert yaml.safe_load((folder / "data.yaml").read_text())["path"] == str(folder.resolve())
+
+
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err

@@ -166,15 +166,21 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
         image = source / meta["image"]
         _link(image, target / "images" / split / image.name)
         (target / "labels" / split / f"{image.stem}.txt").write_text(label_text(meta, mode))
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(label_classes(mode)))
     # The keypoints' order (upper first) survives a left-right flip, so a flip keeps them in place.
     # ultralytics' default OKS sigma for keypoints other than COCO's 17 is 1 / count (0.5 here), which
     # scores a keypoint half an item away as nearly right and so barely teaches where it lies.
     pose = (f"kpt_shape: [{KEYPOINTS}, 3]\nflip_idx: {list(range(KEYPOINTS))}\n"
             f"kpt_oks_sigmas: {[keypoint_sigma] * KEYPOINTS}\n") if mode == "pose" else ""
     data = target / "data.yaml"
-    data.write_text(f"path: {target.resolve()}\ntrain: images/train\nval: images/val\n{pose}names:\n{names}\n")
+    data.write_text(data_yaml(target, "images/train", "images/val", label_classes(mode), pose))
     return data
+
+
+def data_yaml(folder: Path, train: str, val: str, names: tuple[str, ...], extra: str = "") -> str:
+    """An ultralytics data.yaml with ``folder`` as its path, quoted (JSON's quotes are YAML's): a folder
+    named 'run #2' was read as 'run', and one named 'a: b' not at all."""
+    listed = "".join(f"  {i}: '{name}'\n" for i, name in enumerate(names))
+    return f"path: {json.dumps(str(folder.resolve()))}\ntrain: {train}\nval: {val}\n{extra}names:\n{listed}"
 
 
 def train(config: TrainConfig) -> list[Path]:
