@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
@@ -15,14 +16,18 @@ Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one 
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 
 
-def _not_blank(name: str) -> str:
-    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never play."""
+def _plain_name(name: str) -> str:
+    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never
+    play; so is one holding a control character (a NUL, which PostgreSQL will not store; a line break,
+    which splits the command line's lines)."""
     if not name.strip():
         raise ValueError("a name needs more than spaces")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
     return name
 
 
-Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_not_blank)]
+Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_plain_name)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.

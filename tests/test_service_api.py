@@ -185,6 +185,8 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     ({"rules": "nope"}, 400, "unknown rules preset"),
     ({"seats": ["ann"]}, 422, "seats"),
     ({"seats": ["ann", "  "]}, 422, "seats.1: Value error, a name needs more than spaces"),  # once opened, never to play
+    ({"seats": ["ann", "bo\x00"]}, 422, "seats.1: Value error, a name cannot hold a control character"),
+    ({"banker": "ann\ncy"}, 422, "banker: Value error, a name cannot hold a control character"),
 ])
 def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
     response = _table(client, **change)
