@@ -67,6 +67,9 @@ def fetch_decks(cache: Path = DEFAULT_CACHE) -> list[str]:
         for design in DESIGNS:
             out = cache / design
             out.mkdir(exist_ok=True)
+            # Its boxes mark a design complete: gone until the last face is rewritten, so that a fetch
+            # stopped halfway over an earlier one leaves the design unlisted, not listed with a broken face.
+            (out / "index_boxes.json").unlink(missing_ok=True)
             boxes = {}
             for code in CARD_CLASSES:
                 svg = tar.extractfile(members[f"package/src/images/{design}/{_svg_name(code)}"]).read().decode()

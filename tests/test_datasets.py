@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +20,7 @@ import pytest
 
 from oxeye.datasets.backgrounds import KINDS, table_texture
 from oxeye.service.cli import main
-from oxeye.vision.classes import CLASSES, kind_of
+from oxeye.vision.classes import CARD_CLASSES, CLASSES, kind_of
 from oxeye.vision.decode import iou_matrix
 
 N_IMAGES = 32  # 11 card and 5 tile hand scenes (every third scene of a kind is loose) hold every class
@@ -339,3 +341,54 @@ def test_every_tile_face_shows_its_pips_and_the_long_three_meets_at_the_middle()
             if code == "3-3":  # two pips side by side on the centre line, the rest down the middle
                 middle = pips[np.abs(pips[:, 1] - rgb.shape[0] / 2) < 3]
                 assert len(middle) == 2 and abs(middle[:, 0].mean() - rgb.shape[1] / 2) < 3
+
+
+def _fake_package(folder: Path) -> Path:
+    """A tarball laid out as the npm deck package: every design's faces as small SVGs with an index."""
+    from oxeye.datasets.decks import DESIGNS, _svg_name
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="2.5in" '
+           'height="3.5in" viewBox="-120 -168 240 336"><defs><rect id="V1" width="1" height="1"/>'
+           '<rect id="S1" width="1" height="1"/></defs><rect x="-120" y="-168" width="240" height="336" fill="#fff"/>'
+           '<use xlink:href="#V1" height="32" x="-114" y="-156"/><use xlink:href="#S1" height="26" x="-111" y="-120"/></svg>')
+    tarball = folder / "package.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        files = {"package/LICENSE": "MIT"} | {f"package/src/images/{d}/{_svg_name(c)}": svg
+                                              for d in DESIGNS for c in CARD_CLASSES}
+        for name, text in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    return tarball
+
+
+def test_a_fetch_stopped_halfway_leaves_the_design_it_was_rewriting_unlisted(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second fetch stopped mid-design left the first fetch's boxes beside half-rewritten faces: the design
+    was listed (and a face cut short by the stop silently dropped it from every build)."""
+    import resvg_py
+
+    from oxeye.datasets import decks
+
+    tarball = _fake_package(tmp_path)
+
+    def pack(command: list[str], **_: object) -> subprocess.CompletedProcess:
+        shutil.copy(tarball, Path(command[command.index("--pack-destination") + 1]) / tarball.name)
+        return subprocess.CompletedProcess(command, 0, stdout=f"{tarball.name}\n", stderr="")
+
+    monkeypatch.setattr(decks.subprocess, "run", pack)
+    monkeypatch.setattr(decks.shutil, "which", lambda name: f"/usr/bin/{name}")
+    cache = tmp_path / "decks"
+    assert decks.fetch_decks(cache) == list(decks.DESIGNS) == decks.fetched_designs(cache)
+    render, rendered = resvg_py.svg_to_bytes, []
+
+    def stopped(**kwargs: object) -> bytes:
+        if len(rendered) == 60:  # eight faces into the second design
+            raise KeyboardInterrupt
+        rendered.append(1)
+        return render(**kwargs)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        decks.fetch_decks(cache)
+    assert decks.fetched_designs(cache) == [d for d in decks.DESIGNS if d != decks.DESIGNS[1]]
