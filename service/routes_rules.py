@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from oxeye.engine import Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
@@ -39,9 +39,10 @@ def preset(name: str) -> PlainTextResponse:
 
 
 @router.post("/hand", response_model=HandReading)
-def hand(body: HandRequest) -> dict:
-    """A hand's best ox under some rules, with every alternative, strongest first."""
-    return evaluation_json(evaluate(body.hand, rules_from_spec(body.rules)))
+def hand(body: HandRequest) -> JSONResponse:
+    """A hand's best ox under some rules, with every alternative, strongest first: the very object
+    ``oxeye hand --json`` prints, its keys in its order (the model, built on ``Reading``, put cards last)."""
+    return JSONResponse(evaluation_json(evaluate(body.hand, rules_from_spec(body.rules))))
 
 
 @router.post("/settle", response_model=Settlement, response_model_exclude_unset=True)

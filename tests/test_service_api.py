@@ -47,6 +47,9 @@ def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
     assert (out["category"], out["value"], out["label"], out["multiplier"]) == ("double_ox", "8", "Double-Ox 8", 3)
     assert out["ox"][1] == {"code": "6H", "as": 3}
     assert [a["label"] for a in out["alternatives"]] == ["Double-Ox 8", "Single-Ox 9", "Single-Ox 2"]
+    printed = subprocess.run([OXEYE, "hand", "--rules", "gnau", "3S", "6H", "8D", "4C", "8H", "--json"],
+                             capture_output=True, text=True, check=True).stdout
+    assert json.dumps(out) == json.dumps(json.loads(printed))  # key for key, in the same order
     inline = client.post("/v1/hand", json={"rules": {"base": "gnau", "ten_is_duke": True}, "hand": "10S JH QD KC 10D"})
     assert inline.json()["category"] == "five_dukes"
 
