@@ -17,8 +17,9 @@ router = APIRouter(prefix="/v1", responses={400: {"model": Problem}})
 
 
 @router.get("/health", response_model=Health)
+@router.head("/health", include_in_schema=False)
 def health(request: Request) -> Health:
-    """Whether the service is up, and which database it writes to."""
+    """Whether the service is up, and which database it writes to (HEAD too: uptime checks send it)."""
     return Health(status="ok", version=VERSION, database=request.app.state.sessions.kw["bind"].dialect.name)
 
 

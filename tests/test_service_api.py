@@ -28,6 +28,7 @@ def client(tmp_path) -> TestClient:
 
 def test_health_and_docs(client: TestClient) -> None:
     assert client.get("/v1/health").json() == {"status": "ok", "version": "0.1.0", "database": "sqlite"}
+    assert client.head("/v1/health").status_code == 200  # was 405, a monitor's "down"
     schema = client.get("/openapi.json").json()
     assert {"/v1/hand", "/v1/settle", "/v1/tables", "/v1/tables/{table_id}/rounds"} <= schema["paths"].keys()
     docs = client.get("/docs").text  # Swagger UI served from here: from a CDN it was a blank page offline
