@@ -56,7 +56,9 @@ def _serve(args: argparse.Namespace) -> int:
                         stream_banker=args.stream_banker)
     with listening_socket(args.host, args.port) as sock:
         # A viewer of /v1/stream.mjpg never finishes its response: give such viewers 3 s at shutdown, not forever.
-        config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3)
+        # A /v1/live frame may be as large as an upload: uvicorn's own limit (16 MiB) closed the socket on less.
+        config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3,
+                                ws_max_size=settings.max_upload_bytes)
         # uvicorn names its address only for sockets it binds itself.
         logging.getLogger("uvicorn.error").info("OxEye on %s (API docs at /docs; Ctrl+C to stop)", address(sock))
         uvicorn.Server(config).run(sockets=[sock])
