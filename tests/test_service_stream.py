@@ -3,6 +3,8 @@ that cannot be read is one line on stderr and exit status 2, before the service 
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -60,6 +62,39 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
         stop_server(server)
     log = server.stderr.read().decode()
     assert "Application shutdown complete" in log and "Traceback" not in log, log  # the reader stopped cleanly
+
+
+def test_viewers_still_watching_see_their_stream_end_when_the_server_stops(tmp_path: Path, tiny: Path) -> None:
+    """uvicorn waits for responses to finish before it stops the app, and a viewer's never did: shutdown
+    waited its 3 s, then cancelled each viewer with a traceback in the log, the viewer's body cut short."""
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", str(_video(tmp_path / "table.avi")),
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    watching, ended = [threading.Event(), threading.Event()], []
+
+    def watch(seen: threading.Event) -> None:
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
+            try:
+                for _ in response.iter_bytes():
+                    seen.set()
+                ended.append("cleanly")
+            except httpx.HTTPError as error:
+                ended.append(repr(error))
+
+    viewers = [threading.Thread(target=watch, args=(seen,)) for seen in watching]
+    try:
+        for viewer in viewers:
+            viewer.start()
+        assert all(seen.wait(30) for seen in watching)
+    finally:
+        started = time.monotonic()
+        stop_server(server)
+    stopping = time.monotonic() - started
+    for viewer in viewers:
+        viewer.join(10)
+    log = server.stderr.read().decode()
+    assert ended == ["cleanly", "cleanly"] and stopping < 2, (ended, stopping)
+    assert "Traceback" not in log, log
 
 
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
