@@ -51,9 +51,10 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
 class Stream:
     """One opened source, read and annotated while the app runs: ``jpegs`` holds the newest picture."""
 
-    def __init__(self, capture: cv2.VideoCapture, loops: bool, table: LiveTable) -> None:
-        self.capture, self.loops, self.table = capture, loops, table
-        self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if loops else 0.0  # a file plays at its own rate
+    def __init__(self, capture: cv2.VideoCapture, file: str | None, table: LiveTable) -> None:
+        """``file``: the video file ``capture`` plays, which loops; None for a camera or stream."""
+        self.capture, self.file, self.table = capture, file, table
+        self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if file else 0.0  # a file plays at its own rate
         self.jpegs: Latest[bytes] = Latest()
         self._frames: Latest[np.ndarray] = Latest()
         self._stop = threading.Event()
@@ -81,15 +82,25 @@ class Stream:
         """The reader thread: hand each frame to the event loop, which keeps only the newest."""
         while not self._stop.is_set():
             ok, frame = self.capture.read()
-            if not ok and self.loops:
-                self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
-                ok, frame = self.capture.read()
+            if not ok and self.file:
+                ok, frame = self._rewind(self.file)
             if not ok:
                 log.warning("the video source gave no more frames; the stream has ended")
                 break
             loop.call_soon_threadsafe(self._frames.put, frame)
             self._stop.wait(self.pace)
         loop.call_soon_threadsafe(self._frames.close)
+
+    def _rewind(self, file: str) -> tuple[bool, np.ndarray | None]:
+        """The file's first frame again: sought back to, or opened anew where that gives none (a photo,
+        which OpenCV opens as a video of one frame, and a container that cannot seek)."""
+        self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+        ok, frame = self.capture.read()
+        if not ok:
+            self.capture.release()
+            self.capture = cv2.VideoCapture(file)
+            ok, frame = self.capture.read()
+        return ok, frame
 
     async def _annotate(self) -> None:
         """Read, steady and annotate the newest frame, again and again, in a worker thread."""

@@ -64,6 +64,23 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
     assert "Application shutdown complete" in log and "Traceback" not in log, log  # the reader stopped cleanly
 
 
+def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny: Path) -> None:
+    """OpenCV opens a photo as a video of one frame that cannot be sought back to: the stream ended at once
+    (503, 'the live source has ended') where a file is said to loop. A file that cannot seek is opened anew."""
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((240, 320, 3), (40, 90, 30), np.uint8))
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", str(photo), "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        time.sleep(1)  # the photo's one frame is long read
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
+            assert response.status_code == 200
+            pictures = _parts(response, 3)
+    finally:
+        stop_server(server)
+    assert all(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3) for jpeg in pictures)
+
+
 def test_viewers_still_watching_see_their_stream_end_when_the_server_stops(tmp_path: Path, tiny: Path) -> None:
     """uvicorn waits for responses to finish before it stops the app, and a viewer's never did: shutdown
     waited its 3 s, then cancelled each viewer with a traceback in the log, the viewer's body cut short."""
