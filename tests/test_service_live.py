@@ -20,9 +20,12 @@ from websockets.exceptions import ConnectionClosedError
 
 from oxeye.engine import Participant, settle
 from oxeye.service.app import create_app
+from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.settings import Settings
+from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Reading
+from oxeye.vision.steady import Steadier
 from readings import rows_reading
 from serving import free_port, start_server, stop_server
 
@@ -124,6 +127,24 @@ def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -
     assert settled["hands"][1]["reading"]["label"] == expected.players[0].evaluation.label
     assert settled["settlement"]["result"]["players"][0]["delta"] == float(expected.players[0].delta)
     assert table.told == [("card",)] * 3  # a card table's frames hold no tiles
+
+
+def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight() -> None:
+    """Hands are numbered by where they lie: with the banker's hand under an arm for a frame, the player's
+    became hand 0 and was settled as the banker against the other player, at the stake meant for it."""
+    other = ["2S", "3H", "5D", "9C", "AH"]
+    steadier, rules = Steadier(settle_frames=2), load_rules("gnau")
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER, other]))
+    players = [item for item in rows_reading([BANKER, PLAYER, other]).items if item.code not in BANKER]
+    for item in players:
+        item.hand = None
+    hidden = score_steady(steadier.update(Reading(640, 480, players, group_hands(players))), rules, 0, {1: Decimal(10)})
+    assert [hand["codes"] for hand in hidden["hands"]] == [PLAYER, other]  # numbered 0 and 1 in this frame
+    assert hidden["settlement"] == {"problem": "a settled hand is out of sight in this frame: hands are numbered by "
+                                               "where they lie, so the round waits for it", "result": None}
+    back = score_steady(steadier.update(rows_reading([BANKER, PLAYER, other])), rules, 0, {1: Decimal(10)})
+    assert back["settlement"]["result"]["banker"]["cards"] == BANKER
 
 
 def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> None:

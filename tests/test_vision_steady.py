@@ -50,6 +50,7 @@ def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
     assert [s.reading.hands[1].codes[-1] for s in states] == ["8H", "8H", "9H", "9H", "9H", "9H"]
     assert [s.settled[1] for s in states] == [True, True, False, False, True, True]
     assert all(s.settled[0] for s in states)  # the other hand never moved
+    assert not any(s.hidden for s in states)  # a card changed, none hidden
 
 
 def test_an_item_not_yet_tracked_keeps_its_hand_unsettled() -> None:
@@ -93,7 +94,8 @@ def test_a_hand_unseen_for_a_frame_or_two_is_settled_again_when_it_is_back() -> 
     for _ in range(4):
         steadier.update(rows_reading([BANKER, PLAYER]))
     missed = rows_reading([BANKER, PLAYER[:4]])  # the player's last card missed
-    assert steadier.update(missed).settled == [True, False]
+    once = steadier.update(missed)
+    assert (once.settled, once.hidden) == ([True, False], 1)
     back = steadier.update(rows_reading([BANKER, PLAYER]))
     assert back.settled == [True, True] and back.streaks == [6, 5]
     for _ in range(2):  # nothing seen for two frames

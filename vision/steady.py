@@ -37,6 +37,7 @@ class Steady:
     settled: list[bool]  # by hand, in ``reading.hands`` order
     streaks: list[int]  # frames in a row each hand has read the same, gaps of up to GAP_FRAMES unseen passed over
     settle_frames: int  # the streak that settles a hand
+    hidden: int  # settled hands not in this frame (within GAP_FRAMES): the hands' numbers may have moved
 
     def to_json(self) -> dict[str, object]:
         """``Reading.to_json`` with ``track`` on every item and ``settled`` and ``streak`` on every hand."""
@@ -72,7 +73,8 @@ class Steadier:
         streaks = self._hold([self._key(hand, tracks) for hand in hands])
         self._forget()
         return Steady(Reading(reading.width, reading.height, items, hands), tracks,
-                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames)
+                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames,
+                      self._hidden(set(tracks)))
 
     def _track(self, items: list[Item]) -> list[int | None]:
         """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time.
@@ -114,6 +116,12 @@ class Steadier:
                 kept[key] = (kept.get(key, (0, 0))[0] + 1, self._frame)
         self._streaks = kept
         return [0 if key is None else kept[key][0] for key in keys]
+
+    def _hidden(self, seen: set[int | None]) -> int:
+        """How many settled hands this frame does not show, an item of theirs out of sight (not a code
+        changed): kept for ``GAP_FRAMES``, they are not in this frame's numbering."""
+        return sum(1 for key, (streak, frame) in self._streaks.items()
+                   if frame < self._frame and streak >= self.settle_frames and not {t for t, _ in key} <= seen)
 
     @staticmethod
     def _key(hand: Hand, tracks: list[int | None]) -> Key | None:
