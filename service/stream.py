@@ -23,6 +23,7 @@ from oxeye.service.photo import annotated_jpeg
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
+READ_WAIT = 1.0  # seconds shutdown waits for a read under way (a stalled network camera's lasts 30 s)
 
 
 def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
@@ -69,27 +70,33 @@ class Stream:
         self._annotator = asyncio.create_task(self._annotate())
 
     async def stop(self) -> None:
-        """Stop the reader thread and the annotating task, release the source and end every viewer's stream."""
+        """Stop the reader thread (``READ_WAIT`` at most: it releases the source once its read is done) and
+        the annotating task, and end every viewer's stream."""
         self._stop.set()
         if self._reader is not None:
-            await run_in_threadpool(self._reader.join, 5)
+            await run_in_threadpool(self._reader.join, READ_WAIT)
         if self._annotator is not None:
             self._annotator.cancel()
-        self.capture.release()
         self.jpegs.close()
 
     def _read(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The reader thread: hand each frame to the event loop, which keeps only the newest."""
-        while not self._stop.is_set():
-            ok, frame = self.capture.read()
-            if not ok and self.file:
-                ok, frame = self._rewind(self.file)
-            if not ok:
-                log.warning("the video source gave no more frames; the stream has ended")
-                break
-            loop.call_soon_threadsafe(self._frames.put, frame)
-            self._stop.wait(self.pace)
-        loop.call_soon_threadsafe(self._frames.close)
+        """The reader thread: hand each frame to the event loop, which keeps only the newest. It alone
+        releases the source, as it ends: released by ``stop``, it was freed under a read still in it."""
+        try:
+            while not self._stop.is_set():
+                ok, frame = self.capture.read()
+                if not ok and self.file:
+                    ok, frame = self._rewind(self.file)
+                if self._stop.is_set():  # stopped during the read: the event loop may be gone
+                    return
+                if not ok:
+                    log.warning("the video source gave no more frames; the stream has ended")
+                    loop.call_soon_threadsafe(self._frames.close)
+                    return
+                loop.call_soon_threadsafe(self._frames.put, frame)
+                self._stop.wait(self.pace)
+        finally:
+            self.capture.release()
 
     def _rewind(self, file: str) -> tuple[bool, np.ndarray | None]:
         """The file's first frame again: sought back to, or opened anew where that gives none (a photo,

@@ -3,6 +3,8 @@ that cannot be read is one line on stderr and exit status 2, before the service 
 
 from __future__ import annotations
 
+import signal
+import socket
 import threading
 import time
 from pathlib import Path
@@ -112,6 +114,39 @@ def test_viewers_still_watching_see_their_stream_end_when_the_server_stops(tmp_p
     log = server.stderr.read().decode()
     assert ended == ["cleanly", "cleanly"] and stopping < 2, (ended, stopping)
     assert "Traceback" not in log, log
+
+
+def test_ctrl_c_is_prompt_while_a_network_source_stalls(tmp_path: Path, tiny: Path) -> None:
+    """A network camera that stops sending holds OpenCV's read for 30 s: Ctrl-C waited 5 s for the reader
+    thread, then released the source under the read still in it."""
+    video = _video(tmp_path / "table.avi").read_bytes()
+    camera = socket.create_server(("127.0.0.1", 0))
+    stalled = threading.Event()
+
+    def send_half_and_stall() -> None:
+        while not stalled.is_set():
+            with camera.accept()[0] as viewer:
+                viewer.recv(4096)
+                viewer.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: video/x-msvideo\r\nContent-Length: %d\r\n\r\n"
+                               % len(video) + video[:len(video) // 2])
+                stalled.wait(30)
+
+    threading.Thread(target=send_half_and_stall, daemon=True).start()
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", f"http://127.0.0.1:{camera.getsockname()[1]}/table.avi",
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        time.sleep(2)  # its frames are read, and the next read waits
+        started = time.monotonic()
+        server.send_signal(signal.SIGINT)
+        server.wait(10)
+        stopping = time.monotonic() - started
+    finally:
+        stalled.set()
+        server.kill()
+        camera.close()
+    log = server.stderr.read().decode()
+    assert server.returncode == 130 and stopping < 2.5 and "Traceback" not in log, (stopping, log)
 
 
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
