@@ -81,10 +81,10 @@ def _stream(app: FastAPI) -> Stream:
     from oxeye.service.stream import Stream, open_source
 
     settings: Settings = app.state.settings
-    capture, loops = open_source(settings.source)
+    capture, is_file = open_source(settings.source)
     table = LiveTable(detector(app.state), rules_from_text(settings.stream_rules), settings.stream_banker, {},
                       settings.settle_frames)
-    return Stream(capture, loops, table)
+    return Stream(capture, settings.source if is_file else None, table)
 
 
 async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:

@@ -27,6 +27,9 @@ def score_steady(steady: Steady, rules: HouseRules, banker: int, stakes: dict[in
     for hand in data["hands"]:
         hand.update(by_index.get(hand["index"]) or {
             "reading": None, "problem": f"settling: read the same in {hand['streak']} of {steady.settle_frames} frames"})
+    if steady.hidden:  # the banker's number, or a player's, may be another hand's in this frame
+        scored["settlement"] = {"problem": "a settled hand is out of sight in this frame: hands are numbered by "
+                                           "where they lie, so the round waits for it", "result": None}
     return {**scored, **data}
 
 

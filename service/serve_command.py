@@ -7,6 +7,10 @@ import logging
 import os
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def port_number(text: str) -> int:
@@ -37,6 +41,21 @@ def address(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def _server(config: uvicorn.Config) -> uvicorn.Server:
+    """uvicorn's server, which ends every /v1/stream.mjpg viewer's stream as it begins to shut down: it
+    waits for responses to finish before it stops the app, and a viewer's never did (3 s, then each one
+    cancelled with a traceback in the log and its body cut short)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            if (stream := config.app.state.stream) is not None:
+                stream.jpegs.close()
+            await super().shutdown(sockets)
+
+    return Server(config)
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -55,11 +74,13 @@ def _serve(args: argparse.Namespace) -> int:
                         settle_frames=args.settle_frames, source=args.source, stream_rules=args.stream_rules,
                         stream_banker=args.stream_banker)
     with listening_socket(args.host, args.port) as sock:
-        # A viewer of /v1/stream.mjpg never finishes its response: give such viewers 3 s at shutdown, not forever.
-        config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3)
+        # A viewer of /v1/stream.mjpg that stopped reading cannot be ended: it is given 3 s at shutdown, not forever.
+        # A /v1/live frame may be as large as an upload: uvicorn's own limit (16 MiB) closed the socket on less.
+        config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3,
+                                ws_max_size=settings.max_upload_bytes)
         # uvicorn names its address only for sockets it binds itself.
         logging.getLogger("uvicorn.error").info("OxEye on %s (API docs at /docs; Ctrl+C to stop)", address(sock))
-        uvicorn.Server(config).run(sockets=[sock])
+        _server(config).run(sockets=[sock])
     return 0
 
 

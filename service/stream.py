@@ -23,6 +23,7 @@ from oxeye.service.photo import annotated_jpeg
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
+READ_WAIT = 1.0  # seconds shutdown waits for a read under way (a stalled network camera's lasts 30 s)
 
 
 def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
@@ -51,9 +52,10 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
 class Stream:
     """One opened source, read and annotated while the app runs: ``jpegs`` holds the newest picture."""
 
-    def __init__(self, capture: cv2.VideoCapture, loops: bool, table: LiveTable) -> None:
-        self.capture, self.loops, self.table = capture, loops, table
-        self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if loops else 0.0  # a file plays at its own rate
+    def __init__(self, capture: cv2.VideoCapture, file: str | None, table: LiveTable) -> None:
+        """``file``: the video file ``capture`` plays, which loops; None for a camera or stream."""
+        self.capture, self.file, self.table = capture, file, table
+        self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if file else 0.0  # a file plays at its own rate
         self.jpegs: Latest[bytes] = Latest()
         self._frames: Latest[np.ndarray] = Latest()
         self._stop = threading.Event()
@@ -68,28 +70,44 @@ class Stream:
         self._annotator = asyncio.create_task(self._annotate())
 
     async def stop(self) -> None:
-        """Stop the reader thread and the annotating task, release the source and end every viewer's stream."""
+        """Stop the reader thread (``READ_WAIT`` at most: it releases the source once its read is done) and
+        the annotating task, and end every viewer's stream."""
         self._stop.set()
         if self._reader is not None:
-            await run_in_threadpool(self._reader.join, 5)
+            await run_in_threadpool(self._reader.join, READ_WAIT)
         if self._annotator is not None:
             self._annotator.cancel()
-        self.capture.release()
         self.jpegs.close()
 
     def _read(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The reader thread: hand each frame to the event loop, which keeps only the newest."""
-        while not self._stop.is_set():
-            ok, frame = self.capture.read()
-            if not ok and self.loops:
-                self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+        """The reader thread: hand each frame to the event loop, which keeps only the newest. It alone
+        releases the source, as it ends: released by ``stop``, it was freed under a read still in it."""
+        try:
+            while not self._stop.is_set():
                 ok, frame = self.capture.read()
-            if not ok:
-                log.warning("the video source gave no more frames; the stream has ended")
-                break
-            loop.call_soon_threadsafe(self._frames.put, frame)
-            self._stop.wait(self.pace)
-        loop.call_soon_threadsafe(self._frames.close)
+                if not ok and self.file:
+                    ok, frame = self._rewind(self.file)
+                if self._stop.is_set():  # stopped during the read: the event loop may be gone
+                    return
+                if not ok:
+                    log.warning("the video source gave no more frames; the stream has ended")
+                    loop.call_soon_threadsafe(self._frames.close)
+                    return
+                loop.call_soon_threadsafe(self._frames.put, frame)
+                self._stop.wait(self.pace)
+        finally:
+            self.capture.release()
+
+    def _rewind(self, file: str) -> tuple[bool, np.ndarray | None]:
+        """The file's first frame again: sought back to, or opened anew where that gives none (a photo,
+        which OpenCV opens as a video of one frame, and a container that cannot seek)."""
+        self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+        ok, frame = self.capture.read()
+        if not ok:
+            self.capture.release()
+            self.capture = cv2.VideoCapture(file)
+            ok, frame = self.capture.read()
+        return ok, frame
 
     async def _annotate(self) -> None:
         """Read, steady and annotate the newest frame, again and again, in a worker thread."""

@@ -3,6 +3,8 @@ answered first, and a hand scored only once it has settled."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 from collections.abc import Collection
 from decimal import Decimal
@@ -13,13 +15,19 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosedError
 
 from oxeye.engine import Participant, settle
 from oxeye.service.app import create_app
+from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.settings import Settings
+from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Reading
+from oxeye.vision.steady import Steadier
 from readings import rows_reading
+from serving import free_port, start_server, stop_server
 
 BANKER = ["10S", "9H", "8D", "4C", "4H"]
 PLAYER = ["KS", "QH", "JD", "KC", "QD"]
@@ -121,6 +129,24 @@ def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -
     assert table.told == [("card",)] * 3  # a card table's frames hold no tiles
 
 
+def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight() -> None:
+    """Hands are numbered by where they lie: with the banker's hand under an arm for a frame, the player's
+    became hand 0 and was settled as the banker against the other player, at the stake meant for it."""
+    other = ["2S", "3H", "5D", "9C", "AH"]
+    steadier, rules = Steadier(settle_frames=2), load_rules("gnau")
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER, other]))
+    players = [item for item in rows_reading([BANKER, PLAYER, other]).items if item.code not in BANKER]
+    for item in players:
+        item.hand = None
+    hidden = score_steady(steadier.update(Reading(640, 480, players, group_hands(players))), rules, 0, {1: Decimal(10)})
+    assert [hand["codes"] for hand in hidden["hands"]] == [PLAYER, other]  # numbered 0 and 1 in this frame
+    assert hidden["settlement"] == {"problem": "a settled hand is out of sight in this frame: hands are numbered by "
+                                               "where they lie, so the round waits for it", "result": None}
+    back = score_steady(steadier.update(rows_reading([BANKER, PLAYER, other])), rules, 0, {1: Decimal(10)})
+    assert back["settlement"]["result"]["banker"]["cards"] == BANKER
+
+
 def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> None:
     table = client.app.state.detector = Table()
     with client.websocket_connect("/v1/live?rules=tau-ngau-pagat") as socket:
@@ -153,3 +179,27 @@ def test_no_model_is_told_and_there_is_no_stream_without_a_source(tmp_path: Path
             assert "photo reading is unavailable" in socket.receive_json()["error"]
         response = client.get("/v1/stream.mjpg")
         assert response.status_code == 404 and "--source" in response.json()["error"]
+
+
+def test_a_real_server_takes_frames_up_to_the_upload_limit_and_closes_on_one_over_it(tmp_path: Path) -> None:
+    """uvicorn's own WebSocket limit (16 MiB) closed the socket (1009) on a frame within the documented
+    20 MB, naming a limit documented nowhere; the socket now takes what the upload limit takes."""
+    port = free_port()
+    server = start_server(tmp_path, port)
+    limit = Settings().max_upload_bytes
+
+    async def talk() -> tuple[dict, ConnectionClosedError]:
+        async with connect(f"ws://127.0.0.1:{port}/v1/live", max_size=None) as socket:
+            await socket.send(b"\xff\xd8" + bytes(limit - 2))  # 20 MB that are no picture
+            answer = json.loads(await socket.recv())
+            await socket.send(bytes(limit + 1))
+            with pytest.raises(ConnectionClosedError) as closed:
+                await socket.recv()
+        return answer, closed.value
+
+    try:
+        answer, closed = asyncio.run(talk())
+    finally:
+        stop_server(server)
+    assert answer["frame"] == 1 and "image" in answer["error"]
+    assert closed.rcvd.code == 1009 and f"{limit}" in closed.rcvd.reason

@@ -3,6 +3,10 @@ that cannot be read is one line on stderr and exit status 2, before the service 
 
 from __future__ import annotations
 
+import signal
+import socket
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -60,6 +64,89 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
         stop_server(server)
     log = server.stderr.read().decode()
     assert "Application shutdown complete" in log and "Traceback" not in log, log  # the reader stopped cleanly
+
+
+def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny: Path) -> None:
+    """OpenCV opens a photo as a video of one frame that cannot be sought back to: the stream ended at once
+    (503, 'the live source has ended') where a file is said to loop. A file that cannot seek is opened anew."""
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((240, 320, 3), (40, 90, 30), np.uint8))
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", str(photo), "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        time.sleep(1)  # the photo's one frame is long read
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
+            assert response.status_code == 200
+            pictures = _parts(response, 3)
+    finally:
+        stop_server(server)
+    assert all(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3) for jpeg in pictures)
+
+
+def test_viewers_still_watching_see_their_stream_end_when_the_server_stops(tmp_path: Path, tiny: Path) -> None:
+    """uvicorn waits for responses to finish before it stops the app, and a viewer's never did: shutdown
+    waited its 3 s, then cancelled each viewer with a traceback in the log, the viewer's body cut short."""
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", str(_video(tmp_path / "table.avi")),
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    watching, ended = [threading.Event(), threading.Event()], []
+
+    def watch(seen: threading.Event) -> None:
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=30) as response:
+            try:
+                for _ in response.iter_bytes():
+                    seen.set()
+                ended.append("cleanly")
+            except httpx.HTTPError as error:
+                ended.append(repr(error))
+
+    viewers = [threading.Thread(target=watch, args=(seen,)) for seen in watching]
+    try:
+        for viewer in viewers:
+            viewer.start()
+        assert all(seen.wait(30) for seen in watching)
+    finally:
+        started = time.monotonic()
+        stop_server(server)
+    stopping = time.monotonic() - started
+    for viewer in viewers:
+        viewer.join(10)
+    log = server.stderr.read().decode()
+    assert ended == ["cleanly", "cleanly"] and stopping < 2, (ended, stopping)
+    assert "Traceback" not in log, log
+
+
+def test_ctrl_c_is_prompt_while_a_network_source_stalls(tmp_path: Path, tiny: Path) -> None:
+    """A network camera that stops sending holds OpenCV's read for 30 s: Ctrl-C waited 5 s for the reader
+    thread, then released the source under the read still in it."""
+    video = _video(tmp_path / "table.avi").read_bytes()
+    camera = socket.create_server(("127.0.0.1", 0))
+    stalled = threading.Event()
+
+    def send_half_and_stall() -> None:
+        while not stalled.is_set():
+            with camera.accept()[0] as viewer:
+                viewer.recv(4096)
+                viewer.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: video/x-msvideo\r\nContent-Length: %d\r\n\r\n"
+                               % len(video) + video[:len(video) // 2])
+                stalled.wait(30)
+
+    threading.Thread(target=send_half_and_stall, daemon=True).start()
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", f"http://127.0.0.1:{camera.getsockname()[1]}/table.avi",
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        time.sleep(2)  # its frames are read, and the next read waits
+        started = time.monotonic()
+        server.send_signal(signal.SIGINT)
+        server.wait(10)
+        stopping = time.monotonic() - started
+    finally:
+        stalled.set()
+        server.kill()
+        camera.close()
+    log = server.stderr.read().decode()
+    assert server.returncode == 130 and stopping < 2.5 and "Traceback" not in log, (stopping, log)
 
 
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:

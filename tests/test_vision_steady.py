@@ -50,6 +50,7 @@ def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
     assert [s.reading.hands[1].codes[-1] for s in states] == ["8H", "8H", "9H", "9H", "9H", "9H"]
     assert [s.settled[1] for s in states] == [True, True, False, False, True, True]
     assert all(s.settled[0] for s in states)  # the other hand never moved
+    assert not any(s.hidden for s in states)  # a card changed, none hidden
 
 
 def test_an_item_not_yet_tracked_keeps_its_hand_unsettled() -> None:
@@ -84,3 +85,23 @@ def test_an_item_the_detector_doubted_is_tracked_and_its_hand_settles() -> None:
     doubted.items[-1] = replace(doubted.items[-1], confidence=0.05, flag=LOW_CONFIDENCE)
     states = [steadier.update(doubted) for _ in range(3)]
     assert None not in states[-1].tracks and [s.settled for s in states][1:] == [[True, True]] * 2
+
+
+def test_a_hand_unseen_for_a_frame_or_two_is_settled_again_when_it_is_back() -> None:
+    """A card missed for one frame, or an arm passing over the table, cost a settled hand its streak: it
+    was 'settling' again for ``settle_frames`` frames once back, its settlement gone meanwhile."""
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    missed = rows_reading([BANKER, PLAYER[:4]])  # the player's last card missed
+    once = steadier.update(missed)
+    assert (once.settled, once.hidden) == ([True, False], 1)
+    back = steadier.update(rows_reading([BANKER, PLAYER]))
+    assert back.settled == [True, True] and back.streaks == [6, 5]
+    for _ in range(2):  # nothing seen for two frames
+        steadier.update(Reading(640, 480))
+    assert steadier.update(rows_reading([BANKER, PLAYER])).streaks == [7, 6]
+    for _ in range(3):  # three is a hand gone: it settles anew
+        steadier.update(Reading(640, 480))
+    assert [steadier.update(rows_reading([BANKER, PLAYER])).settled for _ in range(3)] == [
+        [False, False], [False, False], [True, True]]

@@ -4,7 +4,8 @@ One frame's reading flickers: a code misread for a frame, an item missed for a f
 followed from frame to frame by supervision's ByteTrack (boxes and scores only: no game rules
 here); each track's code is the confidence-weighted vote of its last few reads; and a hand is
 settled once it has held the same tracked items with the same voted codes for ``settle_frames``
-frames in a row, so that a score is given only for a hand that has stopped moving.
+frames in a row (a frame or two where it was not seen at all breaking no row), so that a score is
+given only for a hand that has stopped moving.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from oxeye.vision.reading import Hand, Item, Reading
 SETTLE_FRAMES = 5  # frames a hand must read the same before it counts as settled
 VOTES = 5  # the last reads of a track that vote on its code
 LOST_FRAMES = 30  # a track unseen for longer is forgotten (ByteTrack's own buffer)
+GAP_FRAMES = 2  # a hand unseen for this many frames (a card missed, an arm over it) keeps its streak
 
 Read = tuple[str, float, str | None]  # code, confidence, flag
+Key = tuple[tuple[int, str], ...]  # a hand's tracked items and their codes
 
 
 @dataclass
@@ -32,8 +35,9 @@ class Steady:
     reading: Reading
     tracks: list[int | None]
     settled: list[bool]  # by hand, in ``reading.hands`` order
-    streaks: list[int]  # frames in a row each hand has read the same
+    streaks: list[int]  # frames in a row each hand has read the same, gaps of up to GAP_FRAMES unseen passed over
     settle_frames: int  # the streak that settles a hand
+    hidden: int  # settled hands not in this frame (within GAP_FRAMES): the hands' numbers may have moved
 
     def to_json(self) -> dict[str, object]:
         """``Reading.to_json`` with ``track`` on every item and ``settled`` and ``streak`` on every hand."""
@@ -57,7 +61,7 @@ class Steadier:
         self.settle_frames, self.votes = settle_frames, votes
         self._reads: dict[int, deque[Read]] = {}
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
-        self._streaks: dict[tuple[tuple[int, str], ...], int] = {}
+        self._streaks: dict[Key, tuple[int, int]] = {}  # a hand's key -> its streak and the frame it was last seen in
         self._frame = 0
 
     def update(self, reading: Reading) -> Steady:
@@ -66,12 +70,11 @@ class Steadier:
         tracks = self._track(reading.items)
         items = [self._vote(item, track) for item, track in zip(reading.items, tracks)]
         hands = [replace(hand, codes=[items[i].code for i in hand.items]) for hand in reading.hands]
-        keys = [self._key(hand, tracks) for hand in hands]
-        self._streaks = {key: self._streaks.get(key, 0) + 1 for key in keys if key is not None}
-        streaks = [0 if key is None else self._streaks[key] for key in keys]
+        streaks = self._hold([self._key(hand, tracks) for hand in hands])
         self._forget()
         return Steady(Reading(reading.width, reading.height, items, hands), tracks,
-                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames)
+                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames,
+                      self._hidden(set(tracks)))
 
     def _track(self, items: list[Item]) -> list[int | None]:
         """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time.
@@ -104,8 +107,24 @@ class Steadier:
         rival = item.rival if code == item.code else item.code
         return replace(item, code=code, confidence=weight[code] / len(agreeing), flag=flag, rival=rival)
 
+    def _hold(self, keys: list[Key | None]) -> list[int]:
+        """Each hand's streak, one more than when it was last seen if that was at most ``GAP_FRAMES`` frames
+        ago: a hand missed for a frame was 'settling' again for ``settle_frames`` frames once back."""
+        kept = {key: held for key, held in self._streaks.items() if self._frame - held[1] <= GAP_FRAMES + 1}
+        for key in keys:
+            if key is not None:
+                kept[key] = (kept.get(key, (0, 0))[0] + 1, self._frame)
+        self._streaks = kept
+        return [0 if key is None else kept[key][0] for key in keys]
+
+    def _hidden(self, seen: set[int | None]) -> int:
+        """How many settled hands this frame does not show, an item of theirs out of sight (not a code
+        changed): kept for ``GAP_FRAMES``, they are not in this frame's numbering."""
+        return sum(1 for key, (streak, frame) in self._streaks.items()
+                   if frame < self._frame and streak >= self.settle_frames and not {t for t, _ in key} <= seen)
+
     @staticmethod
-    def _key(hand: Hand, tracks: list[int | None]) -> tuple[tuple[int, str], ...] | None:
+    def _key(hand: Hand, tracks: list[int | None]) -> Key | None:
         """What must stay the same for the hand to settle: its tracked items and their codes."""
         held = [(tracks[i], code) for i, code in zip(hand.items, hand.codes)]
         if any(track is None for track, _ in held):
