@@ -13,7 +13,7 @@ from oxeye.engine import HouseRules, Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
 from oxeye.engine.stats import frequencies
 from oxeye.service.engine_json import evaluation_json, settlement_json
-from oxeye.service.errors import refuse_unknown
+from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -88,7 +88,7 @@ def read_round(data: Any) -> tuple[HouseRules, Participant, list[Participant]]:
     missing = [key for key in ("rules", "banker", "players") if key not in data]
     if missing:
         raise ValueError(f"the round lacks {', '.join(missing)}")
-    refuse_unknown(data, ("rules", "banker", "players"), "key of the round")
+    refuse_unknown_or_repeated(data, ("rules", "banker", "players"), "key of the round")
     rules = load_rules(data["rules"]) if isinstance(data["rules"], str) else rules_from_mapping(data["rules"])
     if not isinstance(data["players"], list):
         raise ValueError("'players' must be a list")
@@ -102,7 +102,7 @@ def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
         raise ValueError(f"{where} must be an object with name and hand")
     if stake_needed and "stake" not in data:
         raise ValueError(f"{where} ({data['name']}) has no stake")
-    refuse_unknown(data, ("name", "hand", "stake", "onlookers") if stake_needed else ("name", "hand"), f"key of {where}")
+    refuse_unknown_or_repeated(data, ("name", "hand", "stake", "onlookers") if stake_needed else ("name", "hand"), f"key of {where}")
     hand = data["hand"]
     if not isinstance(hand, (str, list)) or (isinstance(hand, list) and not all(isinstance(c, str) for c in hand)):
         raise ValueError(f"{where} ({data['name']}): hand must be a list of codes or one string of codes")

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from oxeye.engine import EngineError
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError, refuse_unknown
+from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
 from oxeye.service.latest import Latest
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
@@ -45,7 +45,8 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
     try:
         from oxeye.service.live import LiveTable  # loads the tracker, on the first live client
 
-        refuse_unknown(websocket.query_params.keys(), ("rules", "banker", "stakes"), "query field")
+        given = [name for name, _ in websocket.query_params.multi_items()]
+        refuse_unknown_or_repeated(given, ("rules", "banker", "stakes"), "query field")
         table = LiveTable(detector(websocket.app.state), rules_from_text(rules), banker,
                           parse_stakes(stakes, banker), settings.settle_frames)
     except (ServiceError, EngineError) as error:

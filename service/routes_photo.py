@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError, refuse_unknown
+from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
@@ -31,7 +31,7 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
 
     Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
     settings = request.app.state.settings
-    refuse_unknown((await request.form()).keys(), FIELDS, "form field")
+    refuse_unknown_or_repeated([name for name, _ in (await request.form()).multi_items()], FIELDS, "form field")
     if request.query_params:  # as /v1/live takes them: read under other rules than the user's, without a word
         raise ServiceError(f"send {', '.join(map(repr, sorted(request.query_params)))} in the form with the photo, "
                            f"not in the query (the form takes {', '.join(FIELDS)})", 422)

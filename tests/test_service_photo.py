@@ -35,6 +35,14 @@ def _post(client: TestClient, data: bytes, path: str = "/v1/evaluate", **form: s
     return client.post(path, files={"image": ("photo.jpg", data, "image/jpeg")}, data=form)
 
 
+def test_a_form_field_given_twice_is_refused(client: TestClient) -> None:
+    """The last one won: the first stakes (or rules) were dropped without a word."""
+    response = client.post("/v1/evaluate", files={"image": ("photo.jpg", _jpeg(), "image/jpeg")},
+                           data={"stakes": ['{"1": 5}', '{"2": 7}']})
+    assert response.status_code == 422
+    assert response.json()["error"] == "form field given more than once: 'stakes'"
+
+
 def test_a_photo_is_read_and_scored(client: TestClient, tmp_path: Path) -> None:
     out = _post(client, _jpeg(), rules="niuniu", banker="0", stakes='{"1": 5}').json()
     assert (out["width"], out["height"]) == (320, 240)
