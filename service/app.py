@@ -84,7 +84,7 @@ def _stream(app: FastAPI) -> Stream:
     capture, is_file = open_source(settings.source)
     table = LiveTable(detector(app.state), rules_from_text(settings.stream_rules), settings.stream_banker, {},
                       settings.settle_frames)
-    return Stream(capture, settings.source if is_file else None, table)
+    return Stream(capture, settings.source, is_file, table)
 
 
 async def _service_error(_request: Request, error: ServiceError) -> JSONResponse:

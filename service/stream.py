@@ -24,6 +24,7 @@ from oxeye.service.photo import annotated_jpeg
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
 READ_WAIT = 1.0  # seconds shutdown waits for a read under way (a stalled network camera's lasts 30 s)
+REOPEN_WAIT = 2.0  # seconds between tries to open a camera or stream again once it gives no frame
 
 
 def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
@@ -32,15 +33,8 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
     is_file = not spec.isdigit() and "://" not in spec
     if is_file and not Path(spec).is_file():
         raise OSError(f"no such video file: {spec}")
-    # OpenCV's and FFmpeg's own warnings would be more lines on stderr: the OSError below says it once.
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    try:
-        capture = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
-        readable = capture.isOpened() and capture.read()[0]
-    finally:
-        cv2.utils.logging.setLogLevel(level)
+    capture = _capture(spec)
+    readable = capture.isOpened() and capture.read()[0]
     if not readable:
         capture.release()
         raise OSError(f"cannot read video from {spec!r}: not a camera index, video file or stream OpenCV can open")
@@ -49,12 +43,25 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
     return capture, is_file
 
 
+def _capture(spec: str) -> cv2.VideoCapture:
+    """``spec`` opened by OpenCV, quietly: its and FFmpeg's own warnings would be more lines on stderr
+    (the caller says once what is wrong)."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 class Stream:
     """One opened source, read and annotated while the app runs: ``jpegs`` holds the newest picture."""
 
-    def __init__(self, capture: cv2.VideoCapture, file: str | None, table: LiveTable) -> None:
-        """``file``: the video file ``capture`` plays, which loops; None for a camera or stream."""
-        self.capture, self.file, self.table = capture, file, table
+    def __init__(self, capture: cv2.VideoCapture, source: str, file: bool, table: LiveTable) -> None:
+        """``source``: what ``capture`` was opened from; ``file``: whether it is a video file, which loops
+        (a camera or stream that stops is opened again)."""
+        self.capture, self.source, self.file, self.table = capture, source, file, table
         self.pace = 1 / (capture.get(cv2.CAP_PROP_FPS) or FILE_FPS) if file else 0.0  # a file plays at its own rate
         self.jpegs: Latest[bytes] = Latest()
         self._frames: Latest[np.ndarray] = Latest()
@@ -85,8 +92,8 @@ class Stream:
         try:
             while not self._stop.is_set():
                 ok, frame = self.capture.read()
-                if not ok and self.file:
-                    ok, frame = self._rewind(self.file)
+                if not ok:
+                    ok, frame = self._rewind() if self.file else self._reopen()
                 if self._stop.is_set():  # stopped during the read: the event loop may be gone
                     return
                 if not ok:
@@ -98,16 +105,30 @@ class Stream:
         finally:
             self.capture.release()
 
-    def _rewind(self, file: str) -> tuple[bool, np.ndarray | None]:
+    def _rewind(self) -> tuple[bool, np.ndarray | None]:
         """The file's first frame again: sought back to, or opened anew where that gives none (a photo,
         which OpenCV opens as a video of one frame, and a container that cannot seek)."""
         self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
         ok, frame = self.capture.read()
-        if not ok:
-            self.capture.release()
-            self.capture = cv2.VideoCapture(file)
-            ok, frame = self.capture.read()
-        return ok, frame
+        return (ok, frame) if ok else self._open_again()
+
+    def _reopen(self) -> tuple[bool, np.ndarray | None]:
+        """A camera or stream that gave no frame (a network camera's Wi-Fi dropped, a cable pulled) opened
+        again every ``REOPEN_WAIT`` s until it gives one or the service stops: it ended the stream, every
+        viewer told to restart the service. Viewers keep the last picture meanwhile."""
+        log.warning("the video source %s gave no frame; opening it again every %.0f s", self.source, REOPEN_WAIT)
+        while not self._stop.wait(REOPEN_WAIT):
+            ok, frame = self._open_again()
+            if ok:
+                log.warning("the video source %s is back", self.source)
+                return ok, frame
+        return False, None
+
+    def _open_again(self) -> tuple[bool, np.ndarray | None]:
+        """The source released and opened anew, and its first frame."""
+        self.capture.release()
+        self.capture = _capture(self.source)
+        return self.capture.read()
 
     async def _annotate(self) -> None:
         """Read, steady and annotate the newest frame, again and again, in a worker thread."""

@@ -149,6 +149,37 @@ def test_ctrl_c_is_prompt_while_a_network_source_stalls(tmp_path: Path, tiny: Pa
     assert server.returncode == 130 and stopping < 2.5 and "Traceback" not in log, (stopping, log)
 
 
+def test_a_network_camera_that_drops_is_opened_again(tmp_path: Path, tiny: Path) -> None:
+    """A camera whose connection ends (Wi-Fi dropped) ended the stream for good, every viewer told to restart
+    the service; it is opened again, and the stream goes on."""
+    video = _video(tmp_path / "table.avi").read_bytes()
+    camera = socket.create_server(("127.0.0.1", 0))
+    connections: list[int] = []
+
+    def send_and_hang_up() -> None:  # the whole video to each connection, then the line drops
+        while True:
+            with camera.accept()[0] as viewer:
+                viewer.recv(4096)
+                connections.append(1)
+                viewer.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: video/x-msvideo\r\nContent-Length: %d\r\n\r\n"
+                               % len(video) + video)
+
+    threading.Thread(target=send_and_hang_up, daemon=True).start()
+    port = free_port()
+    server = start_server(tmp_path, port, "--source", f"http://127.0.0.1:{camera.getsockname()[1]}/table.avi",
+                          "--model", str(tiny / "run" / "oxeye.onnx"))
+    try:
+        deadline = time.monotonic() + 20
+        while len(connections) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(connections) >= 3  # the first at the start, then once each time the line dropped
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/v1/stream.mjpg", timeout=20) as response:
+            assert response.status_code == 200 and len(_parts(response, 2)) == 2
+    finally:
+        stop_server(server)
+        camera.close()
+
+
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
     (tmp_path / "notes.avi").write_text("not a video")
     for source, model, message in ((str(tmp_path / "missing.avi"), DEFAULT_MODEL, "no such video file"),
