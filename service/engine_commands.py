@@ -102,7 +102,8 @@ def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
         raise ValueError(f"{where} must be an object with name and hand")
     if stake_needed and "stake" not in data:
         raise ValueError(f"{where} ({data['name']}) has no stake")
-    refuse_unknown_or_repeated(data, ("name", "hand", "stake", "onlookers") if stake_needed else ("name", "hand"), f"key of {where}")
+    known = ("name", "hand", "stake", "onlookers") if stake_needed else ("name", "hand")
+    refuse_unknown_or_repeated(data, known, f"key of {where}")
     hand = data["hand"]
     if not isinstance(hand, (str, list)) or (isinstance(hand, list) and not all(isinstance(c, str) for c in hand)):
         raise ValueError(f"{where} ({data['name']}): hand must be a list of codes or one string of codes")
