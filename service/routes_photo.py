@@ -31,7 +31,12 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
 
     Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
     settings = request.app.state.settings
-    refuse_unknown_or_repeated([name for name, _ in (await request.form()).multi_items()], FIELDS, "form field")
+    form = (await request.form()).multi_items()
+    refuse_unknown_or_repeated([name for name, _ in form], FIELDS, "form field")
+    empty = sorted(name for name, value in form if value == "")
+    if empty:  # read as not sent: a cleared rules field read the photo as gnau, a cleared banker as hand 0
+        raise ServiceError(f"form field(s) {', '.join(map(repr, empty))} sent empty: fill them in or leave them out "
+                           f"for their defaults", 422)
     if request.query_params:  # as /v1/live takes them: read under other rules than the user's, without a word
         raise ServiceError(f"send {', '.join(map(repr, sorted(request.query_params)))} in the form with the photo, "
                            f"not in the query (the form takes {', '.join(FIELDS)})", 422)

@@ -209,6 +209,11 @@ def test_upload_page_reads_a_photo(reader, browser, tmp_path: Path) -> None:
     sent = browser.execute_script("return performance.getEntriesByType('resource')"
                                   ".filter((e) => e.name.includes('/v1/evaluate')).length")
     assert sent == 2  # the refused form and the read one: the photo went once for each, not again for a drawing
+    _read_with_stakes(browser, "")  # a cleared box is no stakes given (a stake of 1 each), not a field sent empty
+    _wait(browser, lambda d: d.find_element(By.ID, "problem").is_displayed() or d.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/v1/evaluate')).length === 3"))
+    _wait(browser, lambda d: d.find_element(By.ID, "problem").is_displayed() or d.find_element(By.ID, "result").is_displayed())
+    assert not browser.find_element(By.ID, "problem").is_displayed()
 
 
 def test_upload_page_draws_each_hands_label_and_result(server, browser) -> None:

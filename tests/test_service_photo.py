@@ -111,6 +111,8 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"banker": "1", "stakes": '{"1": 5}'}, 400, "the banker stakes nothing"),  # once dropped unsaid
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
     (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
+    (_jpeg(), {"rules": ""}, 422, "form field(s) 'rules' sent empty"),  # once read as gnau without a word
+    (_jpeg(), {"banker": "", "stakes": ""}, 422, "form field(s) 'banker', 'stakes' sent empty"),
 ])
 def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tmp_path: Path, data: bytes,
                                                           form: dict, status: int, message: str) -> None:
