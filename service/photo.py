@@ -22,14 +22,15 @@ def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
     """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``; none on the banker's
     hand, which stakes nothing (such a bet, meant for a player, was dropped and the player settled at 1).
     A hand is named once, as its index is written ("01" or " 1" was hand 1, and of two the last won), and
-    an amount is a number (true was a stake of 1)."""
+    an amount is a number or its text (true was a stake of 1, and [0, [5], 0] one of 5, read as Decimal's tuple)."""
     try:
         pairs = json.loads(text, parse_float=Decimal, object_pairs_hook=tuple)  # arrays stay lists
         if not isinstance(pairs, tuple):
             raise TypeError(pairs)
         stakes: dict[int, Decimal] = {}
         for key, amount in pairs:
-            if not re.fullmatch(r"0|[1-9][0-9]*", key) or isinstance(amount, bool) or int(key) in stakes:
+            number = isinstance(amount, (int, Decimal, str)) and not isinstance(amount, bool)
+            if not re.fullmatch(r"0|[1-9][0-9]*", key) or not number or int(key) in stakes:
                 raise ValueError(key)
             stakes[int(key)] = Decimal(amount)
     except (json.JSONDecodeError, ValueError, TypeError, InvalidOperation):

@@ -105,6 +105,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
     # each was read: a stake of true as 1, "01" and " 1" as hand 1, and of two stakes on one hand the last
     (_jpeg(), {"stakes": '{"1": true}'}, 400, "stakes must be"),
+    (_jpeg(), {"stakes": '{"1": [0, [5], 0]}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"01": 3}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{" 1": 3}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": 5, "1": 7}'}, 400, "naming each hand once"),
