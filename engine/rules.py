@@ -108,6 +108,9 @@ class HouseRules:
                 known = ", ".join(sorted(hints))
                 raise RulesError(f"unknown house-rule option {key!r} (known options: {known})")
             values[key] = _coerce(key, raw, hints[key])
+        if base is not None:
+            values["multipliers"] = _ranked_or_given(values["multipliers"], values["ranking"],
+                                                     data.get("multipliers", {}))
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
                    and f.default_factory is dataclasses.MISSING]
         if missing:
@@ -155,6 +158,17 @@ class HouseRules:
             raise RulesError(f"option 'no_ox_pays' must be 0 to {MOST_STAKES} stakes")
         if any(not 0 <= m <= MOST_STAKES for m in self.multipliers.values()):
             raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
+
+
+def _ranked_or_given(multipliers: Mapping[str, int], ranking: tuple[str, ...],
+                     given: Mapping[str, object]) -> dict[str, int]:
+    """The multipliers a file gives, and its base's for categories its ranking still holds.
+
+    A file that drops a category from its base's ranking drops that category's payout with it,
+    rather than being refused over a multiplier it never wrote.
+    """
+    return {key: stakes for key, stakes in multipliers.items()
+            if key in given or key.split(":", 1)[0] in ranking}
 
 
 def _coerce(key: str, raw: object, hint: object) -> object:

@@ -120,3 +120,11 @@ def test_bad_files(tmp_path) -> None:
     cycle.write_text("[1, 2]")
     with pytest.raises(RulesError, match="table of options"):
         load_rules(str(cycle))
+
+
+def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None:
+    """gnau's multiplier for Five Small, never written in the file, once refused the file."""
+    rules = rules_from_mapping({"base": "gnau", "ranking": ["five_dukes", "ngau_tonku", "double_ox", "single_ox",
+                                                            "no_ox"]})
+    assert "five_small" not in rules.multipliers
+    assert rules.multiplier("ngau_tonku", None) == 5
