@@ -107,7 +107,9 @@ class HouseRules:
             if key not in hints:
                 known = ", ".join(sorted(hints))
                 raise RulesError(f"unknown house-rule option {key!r} (known options: {known})")
-            values[key] = _coerce(key, raw, hints[key])
+            value = _coerce(key, raw, hints[key])
+            # a table (multipliers, labels) changes the base's entries it names and keeps the others
+            values[key] = {**values[key], **value} if isinstance(value, dict) and key in values else value
         if base is not None:
             values["multipliers"] = _ranked_or_given(values["multipliers"], values["ranking"],
                                                      data.get("multipliers", {}))

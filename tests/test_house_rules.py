@@ -128,3 +128,12 @@ def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None
                                                             "no_ox"]})
     assert "five_small" not in rules.multipliers
     assert rules.multiplier("ngau_tonku", None) == 5
+
+
+def test_a_table_over_the_base_changes_only_the_entries_it_names() -> None:
+    """The README's file sets Five Dukes to 10; Double-Ox once paid 1 there, gnau's other payouts dropped."""
+    rules = rules_from_mapping({"base": "gnau", "multipliers": {"five_dukes": 10}})
+    assert [rules.multiplier(c, None) for c in ("five_dukes", "five_small", "ngau_tonku", "double_ox")] == [10, 7, 5, 3]
+    niuniu = load_rules("niuniu")
+    rules = rules_from_mapping({"base": "niuniu", "labels": {"niu_niu": "Bull Bull"}})
+    assert rules.labels == {**niuniu.labels, "niu_niu": "Bull Bull"}
