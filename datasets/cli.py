@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--drawn-only", action="store_true",
                         help="the project's own drawn decks alone, whatever is fetched (the same bytes on any machine)")
     build.add_argument("--workers", type=whole_number(1), default=None, help="processes (2)")
-    build.add_argument("--overwrite", action="store_true", help="replace what --out holds (refused otherwise)")
+    build.add_argument("--overwrite", action="store_true", help="replace an earlier build in --out (a non-empty --out is refused otherwise, one holding no build always)")
     build.set_defaults(handler=_build)
 
     preview = commands.add_parser("preview", help="contact sheet of a built dataset with its labels drawn")
