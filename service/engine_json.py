@@ -16,6 +16,11 @@ def number(value: Decimal | int) -> int | float:
     value = Decimal(value)
     if abs(value) >= AMOUNT_LIMIT:
         raise ServiceError(f"an amount of {value.normalize():e} is too large to settle to the cent (under 1e13): stake less")
+    return json_number(value)
+
+
+def json_number(value: Decimal) -> int | float:
+    """``value`` as JSON writes money: whole amounts as integers (70, not 70.0), the others as floats."""
     return int(value) if value == value.to_integral_value() else float(value)
 
 

@@ -171,6 +171,7 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     after = client.get(f"/v1/tables/{table['id']}").json()
     assert after["banker"] == "bo"  # the banker made a bull: the bank passes to the right
     assert after["balances"] == {"ann": -15, "bo": 10, "cy": 5}
+    assert {type(v) for v in after["balances"].values()} == {int}  # as the settlement writes them, not -15.0
     second = {"hands": {"bo": "6-6 1-1 4-4 3-1 6-1", "cy": "6-5 4-1 5-5 3-3 2-2", "ann": "6-3 5-4 4-3 3-2 6-2"},
               "stakes": {"cy": 2, "ann": 2}, "onlookers": {"cy": [{"name": "dee", "stake": 1}]}}
     assert client.post(f"/v1/tables/{table['id']}/rounds", json=second, headers=KEY).status_code == 201
