@@ -41,6 +41,7 @@ def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
         assert label in drill["choices"]
         grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)}).json()
         assert (grade["ox_correct"], grade["payout_correct"], grade["label"]) == (True, True, label)
+        assert grade["payout"] == payout and type(grade["payout"]) is int  # whole chips, as typed: not -20.0
         assert grade["seconds"] >= 0 and grade["player_explanation"].endswith(label)
         again = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": "0"})
         assert again.status_code == 409
