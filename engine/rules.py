@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from oxeye.engine.cards import RANK_CODES
 from oxeye.engine.errors import RulesError
 
 # The category vocabulary. Whole-hand specials look at all five items; split categories judge the
@@ -21,6 +22,11 @@ FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
 # Options that only cards can use: set on tiles they would be silently ignored
 CARD_OPTIONS = ("triple_is_ox", "ten_is_duke", "five_small_max_total", "double_ox_three_six", "nenku_label",
                 "suit_order", "suited_ox_pays_double")
+# The values a hand of these categories can have, as a "category:value" multiplier names them; the others have none
+CATEGORY_VALUES: Mapping[str, tuple[str, ...]] = types.MappingProxyType({
+    "double_ox": RANK_CODES, "bomb": RANK_CODES, "single_ox": tuple(map(str, range(10))),
+    "bull": tuple(map(str, range(11))), "no_bull": ("0",),
+})
 MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
 
@@ -138,9 +144,12 @@ class HouseRules:
         if "single_ox" not in self.ranking and "bull" not in self.ranking:
             raise RulesError("option 'ranking' must hold 'single_ox' (cards) or 'bull' (tiles)")
         for key in self.multipliers:
-            category = key.split(":", 1)[0]
+            category, value = key.split(":", 1) if ":" in key else (key, None)
             if category not in self.ranking:
                 raise RulesError(f"option 'multipliers': {key!r} names no category of this ranking")
+            if value is not None and value not in CATEGORY_VALUES.get(category, ()):  # else paid 1 without a word
+                values = ", ".join(CATEGORY_VALUES.get(category, ())) or "none"
+                raise RulesError(f"option 'multipliers': {key!r} names no value of {category} (its values: {values})")
         for key in self.labels:
             if key not in DEFAULT_LABELS:
                 raise RulesError(f"option 'labels': unknown category {key!r}")

@@ -66,6 +66,9 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"ranking": "single_ox"}, "option 'ranking' must be a list"),
     ({"multipliers": {"five_dukes": "seven"}}, "option 'multipliers' must be a table"),
     ({"multipliers": {"bomb": 2}}, "'bomb' names no category"),
+    ({"multipliers": {"single_ox:nine": 2}}, "'single_ox:nine' names no value of single_ox"),  # once paid 1
+    ({"multipliers": {"double_ox:T": 4}}, "'double_ox:T' names no value of double_ox"),  # a code reads T, a value not
+    ({"multipliers": {"five_dukes:1": 9}}, r"'five_dukes:1' names no value of five_dukes \(its values: none\)"),
     ({"multipliers": {"five_dukes": -1}}, "option 'multipliers' must each be 0 to 1000"),
     ({"multipliers": {"five_dukes": 10**400}}, "option 'multipliers' must each be 0 to 1000"),  # paid as null
     ({"no_ox_pays": 1001}, "option 'no_ox_pays' must be 0 to 1000"),
