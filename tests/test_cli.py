@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,35 @@ def test_settle_with_standard_input_closed_is_one_clear_line() -> None:
     done = subprocess.run(f"'{OXEYE}' settle <&-", shell=True, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr == "oxeye settle: error: standard input is closed: send the round on it as JSON\n"
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _readme_hand_examples() -> list[tuple[list[str], str]]:
+    """Each `$ oxeye hand ...` of the README's examples that shows its output: (arguments, output)."""
+    block = README.read_text().split("```console\n", 1)[1].split("```", 1)[0]
+    examples = []
+    for chunk in re.split(r"\n(?=\$ )", block):  # a command, then the lines it prints
+        command, *output = [line for line in chunk.splitlines() if line]
+        if command.startswith("$ oxeye hand ") and output:
+            examples.append((command.removeprefix("$ oxeye ").split(), "\n".join(output) + "\n"))
+    return examples
+
+
+@pytest.mark.parametrize(("args", "output"), _readme_hand_examples())
+def test_the_readme_examples_print_what_it_shows(args: list[str], output: str) -> None:
+    assert run(*args).stdout == output
+
+
+def test_every_command_the_readme_names_is_listed_in_help() -> None:
+    listed = run("--help").stdout
+    for name in set(re.findall(r"`oxeye ([a-z][a-z-]*)", README.read_text())):
+        assert re.search(rf"^    {name}\s", listed, re.MULTILINE), name
+
+
+def test_the_readme_rules_file_changes_only_what_it_names(tmp_path: Path) -> None:
+    """Its [multipliers] sets Five Dukes to 10; the other payouts stay gnau's (Double-Ox once paid 1 there)."""
+    (tmp_path / "our-table.toml").write_text(README.read_text().split("```toml\n", 1)[1].split("```", 1)[0])
+    done = run("hand", "--rules", str(tmp_path / "our-table.toml"), "3S", "6H", "5D", "5C", "KD")
+    assert done.stdout.splitlines()[0] == "3S 6H 5D 5C KD: Double-Ox 6, pays 3x  [our table]", done.stderr
