@@ -353,7 +353,7 @@ def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, 
 
 def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_image(tiny: Path,
                                                                                     tmp_path: Path) -> None:
-    from oxeye.vision.train import prepare_dataset
+    from oxeye.vision.train import TrainConfig, prepare_dataset
 
     prepare_dataset(tiny / "ds", tmp_path / "yolo", "pose", val_fraction=0.01)
     val = sorted(p.name for p in (tmp_path / "yolo" / "images" / "val").iterdir())
@@ -361,8 +361,8 @@ def test_a_build_smaller_than_one_validation_share_still_validates_on_its_last_i
     assert len(list((tmp_path / "yolo" / "images" / "train").iterdir())) == TINY_IMAGES - 1
     (tmp_path / "one" / "meta").mkdir(parents=True)
     (tmp_path / "one" / "meta" / "000000.json").write_text("{}")
-    with pytest.raises(ValueError, match="holds one image"):
-        prepare_dataset(tmp_path / "one", tmp_path / "y1", "pose", val_fraction=0.1)
+    with pytest.raises(ValueError, match="holds one image: training needs one more"):
+        TrainConfig(tmp_path / "one", tmp_path / "run").validate()
 
 
 def test_a_second_preparation_into_the_same_folder_keeps_nothing_of_the_first(tmp_path: Path) -> None:

@@ -169,6 +169,18 @@ def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path
                                  "rank_accuracy_gain": 0.0, "rank_accuracy_gain_95": [0.0, 0.0]}
 
 
+def test_evaluate_reads_a_held_out_build_of_one_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was refused, as training refuses one: 'training needs one more to validate on'."""
+    from oxeye.service.cli import main
+
+    assert main(["dataset", "build", "--out", str(tmp_path / "one"), "--images", "1", "--seed", "3", "--imgsz", "128",
+                 "--drawn-only", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", "--data", str(tmp_path / "one")]) == 0, capsys.readouterr().err
+    synthetic = json.loads(capsys.readouterr().out)["synthetic"]
+    assert synthetic["items"] == 5 and 0 <= synthetic["detector_map50_95"] <= 1
+
+
 def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(scenes: Path) -> None:
     """Its later weights regroup the items kept from the first reading; at the shipped weight that
     must score exactly as a fresh reading of every photo."""

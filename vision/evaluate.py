@@ -80,7 +80,8 @@ def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> dict[str, float]
 
     with tempfile.TemporaryDirectory() as scratch:
         yaml = prepare_dataset(data, Path(scratch), mode, 0.5)
-        text = yaml.read_text().replace("val: images/val", "val: [images/train, images/val]")
+        splits = [f"images/{split}" for split in ("train", "val") if (Path(scratch) / "images" / split).is_dir()]
+        text = yaml.read_text().replace("val: images/val", f"val: {json.dumps(splits)}")  # a build of one has no train
         yaml.write_text(text)
         task = "pose" if mode == "pose" else "detect"
         metrics = YOLO(str(model), task=task).val(data=str(yaml), imgsz=imgsz, batch=1, conf=0.001,

@@ -93,6 +93,9 @@ class TrainConfig:
         if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
             raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "
                              f"folder, --resume an interrupted run, or pass --overwrite to replace it")
+        # checked here, not where the split is made: evaluate reads a build of one
+        if len(list((self.data / "meta").glob("*.json"))) < 2:
+            raise ValueError(f"--data {self.data} holds one image: training needs one more to validate on")
 
 
 def _yolo_line(class_id: int, box: list[float], width: int, height: int) -> str | None:
@@ -151,8 +154,6 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
     metas = sorted((source / "meta").glob("*.json"))
     if not metas:
         raise ValueError(f"--data {source} holds no images (meta/ is empty)")
-    if len(metas) < 2:
-        raise ValueError(f"--data {source} holds one image: training needs one more to validate on")
     every = max(2, round(1 / val_fraction))
     # Every ``every``-th image validates; a build smaller than that still holds its last one back.
     val = set(range(every - 1, len(metas), every)) or {len(metas) - 1}
