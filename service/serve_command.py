@@ -64,15 +64,22 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.settle_frames < 1:
         raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
-    if args.stream_banker < 0:  # as /v1/live's banker: no hand has a negative index, and none would settle
-        raise ValueError(f"--stream-banker is a hand's index, 0 or more, not {args.stream_banker}")
+    if args.source is None:  # else a table's rules or banker typed for a stream that never runs, ignored unseen
+        given = [flag for flag, value in (("--stream-rules", args.stream_rules), ("--stream-banker", args.stream_banker))
+                 if value is not None]
+        if given:
+            raise ValueError(f"{given[0]} is for the --source stream: name the --source, or leave {given[0]} out")
+    stream_rules = "gnau" if args.stream_rules is None else args.stream_rules
+    stream_banker = 0 if args.stream_banker is None else args.stream_banker
+    if stream_banker < 0:  # as /v1/live's banker: no hand has a negative index, and none would settle
+        raise ValueError(f"--stream-banker is a hand's index, 0 or more, not {stream_banker}")
     if args.api_key == "":  # no request can send an empty key: every change to the ledger would be refused
         raise ValueError("--api-key is empty (an unset variable?): name the key the ledger's changes need")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
-                        settle_frames=args.settle_frames, source=args.source, stream_rules=args.stream_rules,
-                        stream_banker=args.stream_banker)
+                        settle_frames=args.settle_frames, source=args.source, stream_rules=stream_rules,
+                        stream_banker=stream_banker)
     with listening_socket(args.host, args.port) as sock:
         # A viewer of /v1/stream.mjpg that stopped reading cannot be ended: it is given 3 s at shutdown, not forever.
         # A /v1/live frame may be as large as an upload: uvicorn's own limit (16 MiB) closed the socket on less.
@@ -96,8 +103,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--source", default=None, metavar="0|VIDEO|URL",
                        help="a camera index, a video file (it loops) or a stream URL (rtsp://...), read and served "
                             "annotated at /v1/stream.mjpg")
-    serve.add_argument("--stream-rules", default="gnau", help="house rules of the --source stream (gnau)")
-    serve.add_argument("--stream-banker", type=int, default=0, help="the hand the --source stream settles against (0)")
+    serve.add_argument("--stream-rules", default=None, help="house rules of the --source stream (gnau)")
+    serve.add_argument("--stream-banker", type=int, default=None, help="the hand the --source stream settles against (0)")
     serve.add_argument("--settle-frames", type=int, default=5,
                        help="live reading: frames a hand must read the same before it is scored (5)")
     serve.set_defaults(handler=_serve)
