@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Mapping
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from oxeye.engine import HouseRules, Participant, evaluate, settle
@@ -111,8 +112,17 @@ def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
     if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} == o.keys()
                                                   for o in onlookers):
         raise ValueError(f"{where} ({data['name']}): onlookers must be a list of objects with name and stake")
-    return Participant(str(data["name"]), hand, data.get("stake", Decimal(0)),
-                       tuple(Onlooker(str(o["name"]), o["stake"]) for o in onlookers))
+    return Participant(str(data["name"]), hand, _amount(data.get("stake", Decimal(0))),
+                       tuple(Onlooker(str(o["name"]), _amount(o["stake"])) for o in onlookers))
+
+
+def _amount(value: Any) -> Any:
+    """A stake written as its text ("10") read as that number, as /v1/settle reads it; anything else is
+    left for the engine to judge, which refuses all but a positive number."""
+    if isinstance(value, str):
+        with contextlib.suppress(InvalidOperation):
+            return Decimal(value.strip())
+    return value
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -86,6 +86,15 @@ def test_settle_inline_rules_and_onlookers() -> None:
     assert out["next_banker"] == "Ann" and out["banker_delta"] == -77
 
 
+def test_settle_reads_a_stake_written_as_text_as_the_service_does() -> None:
+    """/v1/settle reads "10" as 10, where oxeye settle refused it: one round, two answers."""
+    game = dict(ROUND, players=[dict(ROUND["players"][0], stake="10", onlookers=[{"name": "Dee", "stake": " 1.5 "}])])
+    out = json.loads(run("settle", "--json", stdin=json.dumps(game)).stdout)
+    assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 10.5
+    refused = run("settle", "--json", stdin=json.dumps(dict(ROUND, players=[dict(ROUND["players"][0], stake="NaN")])))
+    assert refused.returncode == 2 and "stake must be a positive number" in refused.stderr
+
+
 def test_stats() -> None:
     done = run("stats", "--rules", "gnau", "--json")
     out = json.loads(done.stdout)
