@@ -8,7 +8,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Literal
+from typing import Literal, TypeVar
 
 from oxeye.engine.cards import RANK_CODES
 from oxeye.engine.errors import RulesError
@@ -27,6 +27,7 @@ CATEGORY_VALUES: Mapping[str, tuple[str, ...]] = types.MappingProxyType({
     "double_ox": RANK_CODES, "bomb": RANK_CODES, "single_ox": tuple(map(str, range(10))),
     "bull": tuple(map(str, range(11))), "no_bull": ("0",),
 })
+T = TypeVar("T")
 MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
 
@@ -117,8 +118,8 @@ class HouseRules:
             # a table (multipliers, labels) changes the base's entries it names and keeps the others
             values[key] = {**values[key], **value} if isinstance(value, dict) and key in values else value
         if base is not None:
-            values["multipliers"] = _ranked_or_given(values["multipliers"], values["ranking"],
-                                                     data.get("multipliers", {}))
+            for key in ("multipliers", "labels"):
+                values[key] = _ranked_or_given(values[key], values["ranking"], data.get(key, {}))
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
                    and f.default_factory is dataclasses.MISSING]
         if missing:
@@ -153,6 +154,8 @@ class HouseRules:
         for key in self.labels:
             if key not in DEFAULT_LABELS:
                 raise RulesError(f"option 'labels': unknown category {key!r}")
+            if key not in self.ranking:  # else words that are never shown, a typo's or a misplaced table's
+                raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
         if self.items == "tiles":
@@ -171,15 +174,12 @@ class HouseRules:
             raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
 
 
-def _ranked_or_given(multipliers: Mapping[str, int], ranking: tuple[str, ...],
-                     given: Mapping[str, object]) -> dict[str, int]:
-    """The multipliers a file gives, and its base's for categories its ranking still holds.
-
-    A file that drops a category from its base's ranking drops that category's payout with it,
-    rather than being refused over a multiplier it never wrote.
+def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Mapping[str, object]) -> dict[str, T]:
+    """The entries of a table (multipliers, labels) a file gives, and its base's for categories its ranking
+    still holds: a file that drops a category from its base's ranking drops that category's payout and
+    words with it, rather than being refused over an entry it never wrote.
     """
-    return {key: stakes for key, stakes in multipliers.items()
-            if key in given or key.split(":", 1)[0] in ranking}
+    return {key: entry for key, entry in table.items() if key in given or key.split(":", 1)[0] in ranking}
 
 
 def _coerce(key: str, raw: object, hint: object) -> object:

@@ -79,6 +79,7 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"commission": "NaN"}, "option 'commission' must be a number, not 'NaN'"),
     ({"suit_order": "SHD"}, "option 'suit_order'"),
     ({"labels": {"straight": "x"}}, "option 'labels'"),
+    ({"labels": {"bomb": "Boom"}}, "'labels': 'bomb' names no category of this ranking"),  # words never shown
     ({"base": "nope"}, "unknown rules preset 'nope'"),
 ])
 def test_bad_options_name_the_field(options: dict, message: str) -> None:
@@ -131,6 +132,8 @@ def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None
                                                             "no_ox"]})
     assert "five_small" not in rules.multipliers
     assert rules.multiplier("ngau_tonku", None) == 5
+    rules = rules_from_mapping({"base": "niuniu", "ranking": ["five_small", "niu_niu", "single_ox", "no_ox"]})
+    assert "bomb" not in rules.labels and rules.label("niu_niu", None) == "Niu Niu (牛牛)"
 
 
 def test_a_table_over_the_base_changes_only_the_entries_it_names() -> None:
