@@ -164,7 +164,10 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
     make_folder(final.parent)
     if not os.access(final.parent, os.W_OK):
         raise OSError(f"--out {config.out} is not writable")
-    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
+    except OSError as error:  # it named the hidden staging folder, which the user never typed
+        raise OSError(f"--out {config.out} cannot be written there: {error.strerror}") from None
     try:
         with _terminate_as_interrupt():
             total = _render_all(replace(config, out=staging), final, workers, progress)

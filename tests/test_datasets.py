@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -171,6 +172,17 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     assert "not a directory" in capsys.readouterr().err
     assert main(["dataset", "build", "--out", str(target / "build"), "--images", "1", "--seed", "1"]) == 2
     assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
+
+
+def test_a_folder_where_nothing_can_be_made_is_named_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """/proc passes the access check, root's everywhere too; the error named the hidden staging folder."""
+    def refuse(**_: object) -> str:
+        raise PermissionError(13, "Permission denied", str(tmp_path / ".out.x1y2"))
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    assert main(["dataset", "build", "--out", str(tmp_path / "out"), "--images", "1", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == (f"oxeye dataset: error: --out {tmp_path / 'out'} cannot be written there: "
+                                       "Permission denied\n")
 
 
 @pytest.mark.parametrize("stop, kill", [
