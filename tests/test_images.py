@@ -15,7 +15,9 @@ import pytest
 from PIL import Image
 
 from oxeye.service.cli import main
+from oxeye.vision.detector import Detector
 from oxeye.vision.images import PhotoError, decode_photo, make_folder, read_image
+from oxeye.vision.reading import Hand, Item, Reading
 
 
 def _portrait_as_a_phone_stores_it() -> bytes:
@@ -126,3 +128,15 @@ def test_a_folder_below_a_file_is_refused_naming_the_file(tmp_path: Path, below:
     assert str(raised.value) == f"cannot make the folder {photo / below}: {photo} is a file"
     make_folder(tmp_path / "new" / "folder")
     assert (tmp_path / "new" / "folder").is_dir()
+
+
+def test_oxeye_detect_counts_one_item_in_one_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary read '1 items in 1 hands'."""
+    photo = tmp_path / "one.png"
+    photo.write_bytes(cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1].tobytes())
+    one = Reading(80, 60, [Item("AS", "card", (1, 2, 30, 40), 0.9, hand=0)], [Hand(0, [0], ["AS"], (1, 2, 30, 40))])
+    monkeypatch.setattr(Detector, "read", lambda *_, **__: one)
+    monkeypatch.setattr(Detector, "__init__", lambda *_: None)
+    assert main(["detect", str(photo)]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [f"{photo}: 1 item in 1 hand", "  hand 0: AS  (incomplete: 1 of 5)"]

@@ -91,7 +91,7 @@ def _detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
         return 0
-    print(f"{args.photo}: {len(reading.items)} items in {len(reading.hands)} hands")
+    print(f"{args.photo}: {_counted(len(reading.items), 'item')} in {_counted(len(reading.hands), 'hand')}")
     for hand in reading.hands:
         note = "" if hand.complete else f"  (incomplete: {len(hand.codes)} of 5)"
         print(f"  hand {hand.index}: {' '.join(hand.codes)}{note}")
@@ -100,6 +100,11 @@ def _detect(args: argparse.Namespace) -> int:
             rival = f", or {item.rival}" if item.rival else ""
             print(f"  doubtful: {item.code} ({item.flag}, {item.confidence:.2f}{rival}) in hand {item.hand}")
     return 0
+
+
+def _counted(count: int, noun: str) -> str:
+    """``1 item``, ``2 items``: the summary once read '1 items in 1 hands'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _evaluate(args: argparse.Namespace) -> int:
