@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import annotated_jpeg
+from oxeye.vision.images import opencv_quiet
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
@@ -47,12 +48,8 @@ def _capture(spec: str) -> cv2.VideoCapture:
     """``spec`` opened by OpenCV, quietly: its and FFmpeg's own warnings would be more lines on stderr
     (the caller says once what is wrong)."""
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    try:
+    with opencv_quiet():
         return cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
-    finally:
-        cv2.utils.logging.setLogLevel(level)
 
 
 class Stream:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,6 +91,17 @@ def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         if error.reason == "not_image":
             raise OSError(f"cannot read {path} as an image") from None
         raise OSError(f"cannot read {path}: {error}") from None
+
+
+@contextmanager
+def opencv_quiet() -> Iterator[None]:
+    """OpenCV's own log lines held back within the block: the caller says once, in its words, what went wrong."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 def picture_problem(path: str | Path) -> str | None:
