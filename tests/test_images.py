@@ -16,18 +16,7 @@ from PIL import Image
 
 from oxeye.service.cli import main
 from oxeye.vision.images import PhotoError, decode_photo, make_folder, read_image
-
-
-def _portrait_as_a_phone_stores_it() -> bytes:
-    """A JPEG of landscape pixels (200 x 100, white on the left) tagged to be shown turned a quarter
-    clockwise (EXIF orientation 6): upright, it is 100 wide and 200 tall, white along the top."""
-    pixels = np.zeros((100, 200, 3), np.uint8)
-    pixels[:, :50] = 255
-    exif = Image.Exif()
-    exif[0x0112] = 6
-    buffer = io.BytesIO()
-    Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
-    return buffer.getvalue()
+from readings import portrait_as_a_phone_stores_it
 
 
 def _bomb(width: int, height: int) -> bytes:
@@ -37,7 +26,7 @@ def _bomb(width: int, height: int) -> bytes:
 
 
 def test_a_phone_photo_is_turned_upright_as_its_exif_says() -> None:
-    upright = decode_photo(_portrait_as_a_phone_stores_it())
+    upright = decode_photo(portrait_as_a_phone_stores_it())
     assert upright.shape == (200, 100, 3)
     assert upright[:40].mean() > 240 and upright[60:].mean() < 15
 
