@@ -68,6 +68,19 @@ def test_a_photo_over_pillows_own_limit_is_refused_in_one_line(tmp_path: Path) -
                            "the limit is 100,000,000 pixels\n")
 
 
+def test_a_photo_whose_exif_is_cut_short_is_read_without_pillows_warnings(tmp_path: Path) -> None:
+    """Pillow warns on stderr of EXIF it cannot read whole ("Corrupt EXIF data", "Truncated File Read"), as an
+    editing app can leave it: oxeye detect's answer came with two lines of Pillow's after it."""
+    exif = Image.Exif()
+    exif[0x010F] = "A phone maker"  # the camera's make, stored after the tags: cut short below
+    photo = tmp_path / "edited.jpg"
+    Image.fromarray(np.zeros((60, 80, 3), np.uint8)).save(photo, "JPEG", exif=exif.tobytes()[:-8])
+    done = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "detect", str(photo)], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"{photo}: 0 items in 0 hands\n"
+
+
 def test_a_photo_is_read_from_a_pipe(tmp_path: Path) -> None:
     """cat photo.jpg | oxeye detect /dev/stdin, or <(curl ...): a pipe was 'no such image'."""
     image = np.random.default_rng(2).integers(0, 256, (60, 80, 3), dtype=np.uint8)

@@ -28,6 +28,9 @@ MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
 # Pillow warns on stderr of a "decompression bomb" over 89 megapixels, where decode_photo checks the pixels
 # itself: oxeye detect said three lines on such a photo, two of them Pillow's.
 warnings.filterwarnings("ignore", r"Image size \(\d+ pixels\) exceeds limit", module="PIL")
+# and of EXIF it cannot read whole ("Corrupt EXIF data", as an editing app can leave it), where the photo
+# itself reads: oxeye detect's answer came with two lines of Pillow's after it.
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.TiffImagePlugin")
 
 
 class PhotoError(ValueError):
