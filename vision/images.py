@@ -79,6 +79,14 @@ def _eight_bit(image: Image.Image) -> Image.Image:
     return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
 
 
+def colourless(image: np.ndarray) -> bool:
+    """Whether a BGR frame holds no colour (a black-and-white photo, a camera's night view): not one pixel in
+    1,000 of a sample differs by over 4 levels between its channels, where in each real card photo, even on
+    its table alone (a black card may lie on it), at least 1 in 8 does, and in each made grey none does."""
+    sample = image[::4, ::4].astype(np.int16)
+    return float((np.ptp(sample, axis=2) > 4).mean()) < 0.001
+
+
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
     path = Path(path)
