@@ -17,6 +17,8 @@ from oxeye.vision.annotate import draw
 from oxeye.vision.classes import KIND_OF_PLURAL
 from oxeye.vision.reading import UNSURE_HAND, Reading
 
+JPEG_SIDE = 65_500  # OpenCV writes no JPEG wider or taller than this
+
 
 def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
     """Stakes sent as JSON text, hand index to a positive amount, like ``{"1": 10}``; none on the banker's
@@ -99,8 +101,18 @@ def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) 
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
         seat = outcomes.get(f"hand {hand['index']}", "banker" if result and hand["reading"] else "")
         notes[hand["index"]] = f"{words}  {seat}".strip()
-    canvas = draw(image, reading, notes)
+    canvas = _fit_jpeg(draw(image, reading, notes))
     ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:
         raise ServiceError("could not encode the annotated photo", 500)
     return jpeg.tobytes()
+
+
+def _fit_jpeg(canvas: np.ndarray) -> np.ndarray:
+    """``canvas`` shrunk to at most ``JPEG_SIDE`` pixels a side: a panorama wider than a JPEG holds,
+    accepted as a photo, had no annotated JPEG (a 500)."""
+    height, width = canvas.shape[:2]
+    scale = JPEG_SIDE / max(height, width)
+    if scale >= 1:
+        return canvas
+    return cv2.resize(canvas, (max(1, int(width * scale)), max(1, int(height * scale))), interpolation=cv2.INTER_AREA)

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import annotated_jpeg
+from oxeye.vision.images import opencv_quiet, read_image
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
@@ -27,12 +28,33 @@ READ_WAIT = 1.0  # seconds shutdown waits for a read under way (a stalled networ
 REOPEN_WAIT = 2.0  # seconds between tries to open a camera or stream again once it gives no frame
 
 
-def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
-    """A camera index (digits), a video file or a stream URL, opened and its first frame read, and
+class Photo:
+    """A photo as the source: its upright frame at every read. OpenCV opens a photo as a video of one frame
+    as stored, its EXIF orientation left out: a phone's portrait photo was streamed and read on its side."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        """The photo once more (a copy: each frame is its reader's)."""
+        return True, self.frame.copy()
+
+    def get(self, _property: int) -> float:
+        """No property is known (a frame rate of 0 reads as none given)."""
+        return 0.0
+
+    def release(self) -> None:
+        """Nothing is held."""
+
+
+def open_source(spec: str) -> tuple[cv2.VideoCapture | Photo, bool]:
+    """A camera index (digits), a video file, a photo or a stream URL, opened and its first frame read, and
     whether it is a file (which loops); OSError saying what is wrong when it cannot be."""
     is_file = not spec.isdigit() and "://" not in spec
     if is_file and not Path(spec).is_file():
         raise OSError(f"no such video file: {spec}")
+    if is_file and (photo := _photo(Path(spec))) is not None:
+        return photo, is_file
     capture = _capture(spec)
     readable = capture.isOpened() and capture.read()[0]
     if not readable:
@@ -43,22 +65,34 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture, bool]:
     return capture, is_file
 
 
+def _photo(path: Path) -> Photo | None:
+    """The file read as the service reads a photo (upright, refused in one line when broken) where it is one
+    still picture; None for a video, or an animation, which OpenCV plays."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            if getattr(image, "is_animated", False):
+                return None
+    except UnidentifiedImageError:
+        return None
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        pass  # a photo, truncated or too large: read_image says which
+    return Photo(read_image(path))
+
+
 def _capture(spec: str) -> cv2.VideoCapture:
     """``spec`` opened by OpenCV, quietly: its and FFmpeg's own warnings would be more lines on stderr
     (the caller says once what is wrong)."""
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    try:
+    with opencv_quiet():
         return cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
-    finally:
-        cv2.utils.logging.setLogLevel(level)
 
 
 class Stream:
     """One opened source, read and annotated while the app runs: ``jpegs`` holds the newest picture."""
 
-    def __init__(self, capture: cv2.VideoCapture, source: str, file: bool, table: LiveTable) -> None:
+    def __init__(self, capture: cv2.VideoCapture | Photo, source: str, file: bool, table: LiveTable) -> None:
         """``source``: what ``capture`` was opened from; ``file``: whether it is a video file, which loops
         (a camera or stream that stops is opened again)."""
         self.capture, self.source, self.file, self.table = capture, source, file, table
@@ -106,8 +140,8 @@ class Stream:
             self.capture.release()
 
     def _rewind(self) -> tuple[bool, np.ndarray | None]:
-        """The file's first frame again: sought back to, or opened anew where that gives none (a photo,
-        which OpenCV opens as a video of one frame, and a container that cannot seek)."""
+        """The file's first frame again: sought back to, or opened anew where that gives none (a container
+        that cannot seek)."""
         self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
         ok, frame = self.capture.read()
         return (ok, frame) if ok else self._open_again()

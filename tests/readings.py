@@ -1,12 +1,14 @@
-"""Readings made by hand for tests: hands of items laid in rows, as the detector would report them; and
-photos labelled as the real card photos are, for ``oxeye evaluate --real``."""
+"""Readings made by hand for tests: hands of items laid in rows, as the detector would report them; photos
+labelled as the real card photos are, for ``oxeye evaluate --real``; and a phone's portrait photo."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Item, Reading
@@ -29,3 +31,15 @@ def write_labelled_photo(folder: Path, name: str, image: np.ndarray,
     objects = "".join(f"<object><name>{rank}</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin><xmax>{x1}</xmax>"
                       f"<ymax>{y1}</ymax></bndbox></object>" for rank, (x0, y0, x1, y1) in labels)
     (folder / "photos" / f"{name}.xml").write_text(f"<annotation>{objects}</annotation>")
+
+
+def portrait_as_a_phone_stores_it() -> bytes:
+    """A JPEG of landscape pixels (200 x 100, white on the left) tagged to be shown turned a quarter
+    clockwise (EXIF orientation 6): upright, it is 100 wide and 200 tall, white along the top."""
+    pixels = np.zeros((100, 200, 3), np.uint8)
+    pixels[:, :50] = 255
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
+    return buffer.getvalue()

@@ -18,18 +18,7 @@ from oxeye.service.cli import main
 from oxeye.vision.detector import Detector
 from oxeye.vision.images import PhotoError, decode_photo, make_folder, read_image
 from oxeye.vision.reading import Hand, Item, Reading
-
-
-def _portrait_as_a_phone_stores_it() -> bytes:
-    """A JPEG of landscape pixels (200 x 100, white on the left) tagged to be shown turned a quarter
-    clockwise (EXIF orientation 6): upright, it is 100 wide and 200 tall, white along the top."""
-    pixels = np.zeros((100, 200, 3), np.uint8)
-    pixels[:, :50] = 255
-    exif = Image.Exif()
-    exif[0x0112] = 6
-    buffer = io.BytesIO()
-    Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
-    return buffer.getvalue()
+from readings import portrait_as_a_phone_stores_it
 
 
 def _bomb(width: int, height: int) -> bytes:
@@ -39,7 +28,7 @@ def _bomb(width: int, height: int) -> bytes:
 
 
 def test_a_phone_photo_is_turned_upright_as_its_exif_says() -> None:
-    upright = decode_photo(_portrait_as_a_phone_stores_it())
+    upright = decode_photo(portrait_as_a_phone_stores_it())
     assert upright.shape == (200, 100, 3)
     assert upright[:40].mean() > 240 and upright[60:].mean() < 15
 
@@ -79,6 +68,19 @@ def test_a_photo_over_pillows_own_limit_is_refused_in_one_line(tmp_path: Path) -
     assert done.returncode == 2
     assert done.stderr == (f"oxeye detect: error: cannot read {photo}: the image is 11000 x 10000 pixels; "
                            "the limit is 100,000,000 pixels\n")
+
+
+def test_a_photo_whose_exif_is_cut_short_is_read_without_pillows_warnings(tmp_path: Path) -> None:
+    """Pillow warns on stderr of EXIF it cannot read whole ("Corrupt EXIF data", "Truncated File Read"), as an
+    editing app can leave it: oxeye detect's answer came with two lines of Pillow's after it."""
+    exif = Image.Exif()
+    exif[0x010F] = "A phone maker"  # the camera's make, stored after the tags: cut short below
+    photo = tmp_path / "edited.jpg"
+    Image.fromarray(np.zeros((60, 80, 3), np.uint8)).save(photo, "JPEG", exif=exif.tobytes()[:-8])
+    done = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "detect", str(photo)], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"{photo}: 0 items in 0 hands\n"
 
 
 def test_a_photo_is_read_from_a_pipe(tmp_path: Path) -> None:

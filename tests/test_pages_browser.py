@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import re
 import shutil
@@ -12,12 +14,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from oxeye.engine import Participant, settle
 from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.vision.steady import Steadier
-from readings import rows_reading
+from readings import portrait_as_a_phone_stores_it, rows_reading
 from serving import free_port, start_server, stop_server
 
 # A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
@@ -232,6 +235,32 @@ def test_upload_page_draws_each_hands_label_and_result(server, browser) -> None:
     assert "hand 0: No Niu (无牛) banker -10" in written  # Five Flowers pays 5 times the stake of 2
     assert "hand 1: Five Flowers (五花牛) win +10" in written
     assert {"10S", "KS", "QD"} <= set(written)
+
+
+@pytest.mark.parametrize(("kind", "drawn"), [("JPEG", True), ("WEBP", False)])
+def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(server, browser, kind: str,
+                                                                            drawn: bool) -> None:
+    """Chromium shows a WebP as stored, leaving out the EXIF orientation the service turns it upright by: every
+    box was drawn over the photo lying on its side, where its card is not. A JPEG it turns as the service does."""
+    from oxeye.service.photo import score_photo
+    from oxeye.vision.reading import Reading
+
+    stored, buffer = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO()
+    stored.save(buffer, kind, exif=stored.getexif())  # landscape pixels, to be shown turned a quarter
+    scored = score_photo(Reading(100, 200), load_rules("gnau"), 0, {})  # upright, as the service reads it
+    _open(browser, f"{server[0]}/upload")
+    canvas = browser.execute_async_script("""
+        const [data, scored, done] = arguments;
+        const photo = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))]);
+        $("seen").textContent = "read";
+        drawPhoto($("annotated"), photo, JSON.parse(scored)).then(() => done(
+            [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
+        base64.b64encode(buffer.getvalue()).decode(), json.dumps(scored))
+    if drawn:
+        assert canvas == [False, 100, 200, "read"]
+    else:
+        assert canvas[0] and canvas[3] == ("read; this browser shows the photo 200 × 100, not turned as it was read "
+                                           "by its EXIF orientation: the boxes are not drawn over it")
 
 
 def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:

@@ -74,6 +74,17 @@ def test_the_annotated_photo(client: TestClient) -> None:
     assert cv2.imdecode(np.frombuffer(response.content, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3)
 
 
+@pytest.mark.parametrize(("height", "width", "fitted"), [(40, 70_000, (37, 65_500)), (70_000, 1, (65_500, 1))])
+def test_the_annotated_photo_of_a_panorama_larger_than_a_jpeg_is_shrunk_to_fit(height: int, width: int,
+                                                                               fitted: tuple[int, int]) -> None:
+    """A photo over JPEG's 65,500 pixels a side (an accepted panorama of 28 megapixels) was a 500."""
+    from oxeye.service.photo import annotated_jpeg
+
+    scored = {"hands": [], "settlement": {"problem": "no hands", "result": None}}
+    jpeg = annotated_jpeg(np.full((height, width, 3), 90, np.uint8), Reading(width, height), scored)
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (*fitted, 3)
+
+
 def test_a_phone_photo_is_read_upright_as_its_exif_says(client: TestClient) -> None:
     """A portrait photo stored as landscape pixels with an orientation tag comes back as the phone showed it."""
     buffer = io.BytesIO()

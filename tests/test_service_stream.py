@@ -14,6 +14,8 @@ import httpx
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
+from oxeye.service.stream import open_source
+from readings import portrait_as_a_phone_stores_it
 from serving import free_port, refused, start_server, stop_server
 
 
@@ -81,6 +83,20 @@ def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny:
     finally:
         stop_server(server)
     assert all(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3) for jpeg in pictures)
+
+
+def test_a_phone_photo_as_the_source_is_read_upright_as_its_exif_says(tmp_path: Path) -> None:
+    """OpenCV's video reader leaves out a photo's EXIF orientation: a phone's portrait photo was streamed and
+    read lying on its side, where oxeye detect and /v1/evaluate read it upright."""
+    photo = tmp_path / "portrait.jpg"
+    photo.write_bytes(portrait_as_a_phone_stores_it())
+    capture, is_file = open_source(str(photo))
+    try:
+        frames = [capture.read() for _ in range(3)]  # again and again
+    finally:
+        capture.release()
+    assert is_file and all(ok and frame.shape == (200, 100, 3) for ok, frame in frames)
+    assert frames[0][1][:40].mean() > 240 and frames[0][1][60:].mean() < 15  # white along the top
 
 
 def test_viewers_still_watching_see_their_stream_end_when_the_server_stops(tmp_path: Path, tiny: Path) -> None:

@@ -144,6 +144,24 @@ def test_a_dealer_drill_picture_is_read_back_exactly(kind: str, hands: list[list
     assert not any(item.flag for item in reading.items)
 
 
+def test_the_cards_of_a_photo_without_colour_are_all_doubted(tmp_path: Path) -> None:
+    """A black-and-white photo (a phone's mono filter, a camera's night view) hides a suit's red or black, by
+    which the classifier tells suits too: this drill's 2D read as 2S, unflagged, and was scored so."""
+    import cv2
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.scene import render_hands
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.reading import NO_COLOUR
+
+    hands = [["AS", "10H", "QD", "7C", "3S"], ["KH", "2D", "9S", "JC", "5H"]]
+    scene = render_hands(np.random.default_rng(11), load_library(tmp_path / "no-decks"), "cards", hands, (960, 720))
+    grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reading = Detector().read(grey)
+    assert len(reading.items) == 10 and all(item.flag for item in reading.items)
+    assert {item.code for item in reading.items if item.flag == NO_COLOUR} >= {"2S", "AS", "3S"}
+
+
 def test_evaluate_against_another_model_pairs_them_photo_by_photo(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`oxeye evaluate --real DIR --against MODEL --told-kinds` on two drill pictures labelled as the

@@ -263,6 +263,22 @@ def test_annotating_to_a_name_no_picture_can_have_says_so(tmp_path: Path) -> Non
     assert (tmp_path / "deeper" / "seen.png").stat().st_size > 0
 
 
+@pytest.mark.parametrize(("name", "side"), [("wide.jpg", 65_600), ("wide.webp", 16_400), ("grey.pgm", 40)])
+def test_a_picture_its_format_cannot_hold_is_refused_in_one_line_saying_so(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, side: int) -> None:
+    """A panorama over JPEG's 65,500 pixels a side (WebP's 16,383), or colour as a grey .pgm, was 'cannot
+    write (an unwritable folder?)', after OpenCV's own line for a WebP; a .png of it is written."""
+    panorama = np.zeros((4, side, 3), np.uint8)
+    with pytest.raises(OSError) as raised:
+        annotate(panorama, Reading(side, 4), tmp_path / name)
+    assert str(raised.value) == (f"cannot write {tmp_path / name}: OpenCV cannot encode a {side} x 4 colour picture "
+                                 f"as {Path(name).suffix} (a JPEG holds 65,500 pixels a side, a WebP 16,383): "
+                                 f"name a .png")
+    assert capfd.readouterr().err == "" and not (tmp_path / name).exists()
+    annotate(panorama, Reading(side, 4), tmp_path / "wide.png")
+    assert (tmp_path / "wide.png").stat().st_size > 0
+
+
 def test_label_modes_name_corner_classes_after_the_items() -> None:
     assert label_classes("pose") == ("card", "tile") and label_classes("items") == CLASSES
     assert len(label_classes("corners")) == 52 + 21 and label_classes("corners")[0] == "AS/corner"

@@ -15,8 +15,9 @@ from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
 from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
 from oxeye.vision.grouping import group_hands
+from oxeye.vision.images import colourless
 from oxeye.vision.letterbox import Letterbox, letterbox
-from oxeye.vision.reading import Reading
+from oxeye.vision.reading import NO_COLOUR, Item, Reading
 from oxeye.vision.runtime import open_session
 
 # Candidates below this are dropped (but for the crop classifier's sure reads, ``classifier.Rescue``);
@@ -131,14 +132,25 @@ class Detector:
         height, width = image.shape[:2]
         if self.classifier is None:
             items = collapse(found, self.names)
-            return Reading(width, height, items, group_hands(items), read_at)
-        levels = pyramid(image)  # both the naming and the search of short hands crop from it
-        items = self.classifier.name(levels, found, conf)
-        hands = group_hands(items)
-        completed = self.classifier.complete(levels, items, hands)
-        if len(completed) > len(items):
-            items, hands = completed, group_hands(completed)
+            hands = group_hands(items)
+        else:
+            levels = pyramid(image)  # both the naming and the search of short hands crop from it
+            items = self.classifier.name(levels, found, conf)
+            hands = group_hands(items)
+            completed = self.classifier.complete(levels, items, hands)
+            if len(completed) > len(items):
+                items, hands = completed, group_hands(completed)
+        if colourless(image):
+            _doubt_suits(items)
         return Reading(width, height, items, hands, read_at)
+
+
+def _doubt_suits(items: list[Item]) -> None:
+    """Flag each card not doubted already ``NO_COLOUR``: in a frame without colour the classifier, which tells
+    a suit by its red or black too, read diamonds as spades, unflagged, and the hands were scored so."""
+    for item in items:
+        if item.kind == "card" and item.flag is None:
+            item.flag = NO_COLOUR
 
 
 def _median_short_side(found: Detections, conf: float) -> float:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,9 @@ MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
 # Pillow warns on stderr of a "decompression bomb" over 89 megapixels, where decode_photo checks the pixels
 # itself: oxeye detect said three lines on such a photo, two of them Pillow's.
 warnings.filterwarnings("ignore", r"Image size \(\d+ pixels\) exceeds limit", module="PIL")
+# and of EXIF it cannot read whole ("Corrupt EXIF data", as an editing app can leave it), where the photo
+# itself reads: oxeye detect's answer came with two lines of Pillow's after it.
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.TiffImagePlugin")
 
 
 class PhotoError(ValueError):
@@ -74,6 +79,14 @@ def _eight_bit(image: Image.Image) -> Image.Image:
     return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
 
 
+def colourless(image: np.ndarray) -> bool:
+    """Whether a BGR frame holds no colour (a black-and-white photo, a camera's night view): not one pixel in
+    1,000 of a sample differs by over 4 levels between its channels, where in each real card photo, even on
+    its table alone (a black card may lie on it), at least 1 in 8 does, and in each made grey none does."""
+    sample = image[::4, ::4].astype(np.int16)
+    return float((np.ptp(sample, axis=2) > 4).mean()) < 0.001
+
+
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
     path = Path(path)
@@ -89,6 +102,17 @@ def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         if error.reason == "not_image":
             raise OSError(f"cannot read {path} as an image") from None
         raise OSError(f"cannot read {path}: {error}") from None
+
+
+@contextmanager
+def opencv_quiet() -> Iterator[None]:
+    """OpenCV's own log lines held back within the block: the caller says once, in its words, what went wrong."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 def picture_problem(path: str | Path) -> str | None:

@@ -9,6 +9,7 @@ Box = tuple[float, float, float, float]
 LOW_CONFIDENCE = "low_confidence"
 AMBIGUOUS = "ambiguous"
 UNSURE_HAND = "unsure_hand"  # an item of a complete hand that may be a neighbouring hand's (vision.grouping)
+NO_COLOUR = "no_colour"  # a card in a frame without colour, its suit's red or black unseen (vision.images.colourless)
 LOW_SCORE = 0.5  # an item scoring below this is reported but flagged low-confidence
 RIVAL_RATIO = 0.6  # a second reading scoring this share of the best makes the item ambiguous
 
