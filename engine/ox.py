@@ -14,7 +14,7 @@ from itertools import combinations, product
 
 from oxeye.engine.cards import RANK_CODES, Card
 from oxeye.engine.hands import Item, check_repeats, parse_hand
-from oxeye.engine.rules import CARD_SPECIALS, HouseRules
+from oxeye.engine.rules import CARD_SPECIALS, POINT_CATEGORIES, HouseRules
 from oxeye.engine.tiles import Tile
 
 _WILD_TILES = (Tile(2, 1), Tile(4, 2))
@@ -284,7 +284,7 @@ class _Judge:
             "ngau_tonku": "the ace of spades with a Duke",
             "double_ox": "a pair",
         }.get(category, f"= {sum(power_values)}")
-        points = value_rank if category in ("single_ox", "bull") else 0
+        points = value_rank if category in POINT_CATEGORIES else 0
         return Alternative(category, value, label, self.strength(category, value_rank, items), ox, power, points,
                            suited, f"{why_ox}; {_sum_text(power)} {why_power} -> {label}")
 

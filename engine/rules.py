@@ -18,6 +18,7 @@ from oxeye.engine.errors import RulesError
 CARD_SPECIALS = ("five_dukes", "five_flowers", "four_flowers", "five_small", "bomb")
 CARD_SPLITS = ("ngau_tonku", "double_ox", "niu_niu", "single_ox")
 TILE_SPLITS = ("bull",)
+POINT_CATEGORIES = ("single_ox", "bull")  # the categories whose power is worth points, as point difference pays
 FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
 # Options that only cards can use: set on tiles they would be silently ignored
 CARD_OPTIONS = ("triple_is_ox", "ten_is_duke", "five_small_max_total", "double_ox_three_six", "nenku_label",
@@ -158,6 +159,11 @@ class HouseRules:
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
+        pointless = [name for name in self.ranking[:-1] if name not in POINT_CATEGORIES]
+        if self.payment == "point_difference" and pointless:
+            # such a hand counted 0 points: Five Dukes paid 7 stakes to a Single-Ox 7
+            raise RulesError(f"option 'payment': 'point_difference' pays by points, which {pointless[0]!r} has none of "
+                             f"(rank only {' or '.join(map(repr, POINT_CATEGORIES))} above the fallback)")
         if self.items == "tiles":
             for f in dataclasses.fields(self):
                 if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default:

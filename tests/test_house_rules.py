@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from oxeye.engine import HouseRules, RulesError
+from oxeye.engine import HouseRules, Participant, RulesError, settle
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -90,6 +90,21 @@ def test_bad_options_name_the_field(options: dict, message: str) -> None:
 def test_tiles_cannot_use_high_card_ties() -> None:
     with pytest.raises(RulesError, match="'high_card' needs cards"):
         rules_from_mapping({"base": "tau-ngau-pagat", "ties": "high_card"})
+
+
+def test_point_difference_needs_a_ranking_of_points() -> None:
+    """Categories without points counted 0 under point difference: gnau's Five Dukes paid 7 stakes
+    to a Single-Ox 7. Such rules are refused; a card table ranking points alone settles by them."""
+    with pytest.raises(RulesError, match="'point_difference' pays by points, which 'five_dukes' has none"):
+        rules_from_mapping({"base": "gnau", "payment": "point_difference"})
+    with pytest.raises(RulesError, match="which 'niu_niu' has none"):
+        rules_from_mapping({"base": "niuniu", "payment": "point_difference", "ranking": ["niu_niu", "single_ox", "no_ox"],
+                            "multipliers": {}})
+    points = rules_from_mapping({"base": "gnau", "payment": "point_difference", "ranking": ["single_ox", "no_ox"],
+                                 "multipliers": {}})
+    banker = Participant("bank", "10S 9H 8D 3C 4H")  # Single-Ox 7
+    result = settle(banker, [Participant("ann", "KS QH JD 5C 4D", Decimal(10))], points)  # Single-Ox 9
+    assert [(p.outcome, p.units) for p in result.players] == [("win", 2)]
 
 
 @pytest.mark.parametrize("option, value", [
