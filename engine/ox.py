@@ -116,6 +116,7 @@ class _Judge:
         self.score = {name: len(rules.ranking) - i for i, name in enumerate(rules.ranking)}
         self.specials = tuple(name for name in rules.ranking if name in CARD_SPECIALS)
         self.power_categories = tuple(name for name in rules.ranking if name not in CARD_SPECIALS)
+        self.strongest_split = max(self.score[name] for name in self.power_categories)
         self.suit_score = {suit: 4 - i for i, suit in enumerate(rules.suit_order)}
 
     # Items -----------------------------------------------------------------------------------
@@ -218,12 +219,16 @@ class _Judge:
 
     # Whole hands -----------------------------------------------------------------------------
     def classify(self, items: Sequence[Item]) -> tuple[str, str | None, tuple[int, ...]]:
+        """The best reading's (category, value, strength); a special ranked below a split must still meet the splits."""
         best = (self.rules.fallback, "0" if self.rules.items == "tiles" else None, (self.score[self.rules.fallback], 0))
         ranks = sorted(card.rank for card in items) if self.specials else ()
-        for category in self.specials:
+        for category in self.specials:  # strongest first: the first found is the best special
             found = self.special(category, ranks)
             if found is not None:
-                return category, found[1], self.strength(category, found[0], items)
+                if self.score[category] > self.strongest_split:
+                    return category, found[1], self.strength(category, found[0], items)
+                best = (category, found[1], (self.score[category], found[0]))
+                break
         options = [self.choices(item) for item in items]
         for triple, pair in _TRIPLES:
             if self.ox_values([items[i] for i in triple], [options[i] for i in triple]) is None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from decimal import Decimal
 
 import pytest
 
-from oxeye.engine import HouseRules, Participant, RulesError, settle
+from oxeye.engine import HouseRules, Participant, RulesError, evaluate, parse_hand, settle
+from oxeye.engine.ox import classify
+from oxeye.engine.stats import frequencies, hand_classes
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -105,6 +108,19 @@ def test_point_difference_needs_a_ranking_of_points() -> None:
     banker = Participant("bank", "10S 9H 8D 3C 4H")  # Single-Ox 7
     result = settle(banker, [Participant("ann", "KS QH JD 5C 4D", Decimal(10))], points)  # Single-Ox 9
     assert [(p.outcome, p.units) for p in result.players] == [("win", 2)]
+
+
+def test_statistics_follow_a_ranking_that_puts_a_special_below_a_split() -> None:
+    """The statistics' fast path took any special at once: with Niu Niu ranked above Bomb, 5 5 5 5 10
+    (5 + 5 + 10 = 20, then 5 + 5: Niu Niu) was counted a Bomb, though `oxeye hand` read it as Niu Niu."""
+    rules = rules_from_mapping({"base": "niuniu", "ranking": [
+        "five_small", "niu_niu", "bomb", "five_flowers", "four_flowers", "single_ox", "no_ox"]})
+    assert classify(parse_hand("5S 5H 5D 5C 10S"), rules)[:2] == ("niu_niu", None)
+    tally: Counter = Counter()
+    for hand, weight in hand_classes("cards"):
+        reading = evaluate(hand, rules)
+        tally[reading.category, reading.value] += weight
+    assert {(f.category, f.value): f.hands for f in frequencies(rules)} == dict(tally)
 
 
 @pytest.mark.parametrize("option, value", [
