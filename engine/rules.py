@@ -23,11 +23,6 @@ FALLBACK = {"cards": "no_ox", "tiles": "no_bull"}
 # Options that only cards can use: set on tiles they would be silently ignored
 CARD_OPTIONS = ("triple_is_ox", "ten_is_duke", "five_small_max_total", "double_ox_three_six", "nenku_label",
                 "suit_order", "suited_ox_pays_double")
-# The values a hand of these categories can have, as a "category:value" multiplier names them; the others have none
-CATEGORY_VALUES: Mapping[str, tuple[str, ...]] = types.MappingProxyType({
-    "double_ox": RANK_CODES, "bomb": RANK_CODES, "single_ox": tuple(map(str, range(10))),
-    "bull": tuple(map(str, range(11))), "no_bull": ("0",),
-})
 T = TypeVar("T")
 MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
@@ -99,6 +94,16 @@ class HouseRules:
         """Stakes a hand of this category and value wins when paid by multiplier (default 1)."""
         return self.multipliers.get(f"{category}:{value}", self.multipliers.get(category, 1))
 
+    def values(self, category: str) -> tuple[str, ...]:
+        """The values a hand of this category is read with, as ``category:value`` multipliers name them."""
+        if category in ("double_ox", "bomb"):
+            return RANK_CODES
+        if category == "single_ox":
+            return tuple(map(str, range(10)))
+        if category == "bull":  # a domino hand's zero is written 10 where it counts ten
+            return tuple(map(str, range(1, 11) if self.zero_counts_as_ten else range(10)))
+        return ("0",) if category == "no_bull" else ()
+
     def label(self, category: str, value: str | None) -> str:
         """The words for a category, e.g. 'Double-Ox 8'."""
         return self.labels.get(category, DEFAULT_LABELS[category]).format(value=value)
@@ -149,8 +154,8 @@ class HouseRules:
             category, value = key.split(":", 1) if ":" in key else (key, None)
             if category not in self.ranking:
                 raise RulesError(f"option 'multipliers': {key!r} names no category of this ranking")
-            if value is not None and value not in CATEGORY_VALUES.get(category, ()):  # else paid 1 without a word
-                values = ", ".join(CATEGORY_VALUES.get(category, ())) or "none"
+            if value is not None and value not in self.values(category):  # else paid 1 without a word
+                values = ", ".join(self.values(category)) or "none"
                 raise RulesError(f"option 'multipliers': {key!r} names no value of {category} (its values: {values})")
         for key in self.labels:
             if key not in DEFAULT_LABELS:

@@ -90,6 +90,14 @@ def test_bad_options_name_the_field(options: dict, message: str) -> None:
         rules_from_mapping({"base": "gnau", **options})
 
 
+@pytest.mark.parametrize("base, key", [("tau-ngau-macau", "bull:0"), ("tau-ngau-pagat", "bull:10")])
+def test_a_bull_value_the_zero_rule_never_gives_is_refused(base: str, key: str) -> None:
+    """Where zero counts ten a Bull is 1 to 10, else 0 to 9: the other key was never matched, the hand paid 1."""
+    with pytest.raises(RulesError, match=f"'{key}' names no value of bull"):
+        rules_from_mapping({"base": base, "multipliers": {key: 2}})
+    assert rules_from_mapping({"base": base, "multipliers": {"bull:9": 2}}).multiplier("bull", "9") == 2
+
+
 def test_tiles_cannot_use_high_card_ties() -> None:
     with pytest.raises(RulesError, match="'high_card' needs cards"):
         rules_from_mapping({"base": "tau-ngau-pagat", "ties": "high_card"})
