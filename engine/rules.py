@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import string
 import types
 import typing
 from collections.abc import Mapping
@@ -157,11 +158,12 @@ class HouseRules:
             if value is not None and value not in self.values(category):  # else paid 1 without a word
                 values = ", ".join(self.values(category)) or "none"
                 raise RulesError(f"option 'multipliers': {key!r} names no value of {category} (its values: {values})")
-        for key in self.labels:
+        for key, text in self.labels.items():
             if key not in DEFAULT_LABELS:
                 raise RulesError(f"option 'labels': unknown category {key!r}")
             if key not in self.ranking:  # else words that are never shown, a typo's or a misplaced table's
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
+            _check_label(key, text)
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
         pointless = [name for name in self.ranking[:-1] if name not in POINT_CATEGORIES]
@@ -191,6 +193,19 @@ def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Ma
     words with it, rather than being refused over an entry it never wrote.
     """
     return {key: entry for key, entry in table.items() if key in given or key.split(":", 1)[0] in ranking}
+
+
+def _check_label(key: str, text: str) -> None:
+    """RulesError unless a label's only field is a plain {value}: another (``{points}``, a lone brace)
+    failed each time a hand was labelled, a traceback."""
+    try:
+        fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text)
+                  if name is not None]
+    except ValueError:
+        fields = [("", "", None)]
+    if any(found != ("value", "", None) for found in fields):
+        raise RulesError(f"option 'labels': {key!r} may hold no field but {{value}} (a brace is written twice), "
+                         f"not {text!r}")
 
 
 def _coerce(key: str, raw: object, hint: object) -> object:

@@ -83,6 +83,11 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"suit_order": "SHD"}, "option 'suit_order'"),
     ({"labels": {"straight": "x"}}, "option 'labels'"),
     ({"labels": {"bomb": "Boom"}}, "'labels': 'bomb' names no category of this ranking"),  # words never shown
+    # each failed as a hand was labelled: a KeyError's traceback, or a ValueError naming no option
+    ({"labels": {"single_ox": "Ox {points}"}}, r"option 'labels': 'single_ox' may hold no field but \{value\}"),
+    ({"labels": {"single_ox": "Ox {"}}, "option 'labels': 'single_ox' may hold no field but"),
+    ({"labels": {"double_ox": "Pair {value.x}"}}, "option 'labels': 'double_ox' may hold no field but"),
+    ({"labels": {"no_ox": "None {value:>3}"}}, "option 'labels': 'no_ox' may hold no field but"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
 ])
 def test_bad_options_name_the_field(options: dict, message: str) -> None:
