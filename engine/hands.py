@@ -31,7 +31,7 @@ def parse_hand(codes: str | Iterable[str] | Iterable[Item], kind: str | None = N
     """Read five codes (a list, or one string split on spaces or commas) into items of one kind."""
     if isinstance(codes, str):
         codes = codes.replace(",", " ").split()
-    items = tuple(code if isinstance(code, (Card, Tile)) else parse_item(str(code)) for code in codes)
+    items = tuple(code if isinstance(code, (Card, Tile)) else _parse_for(str(code), kind) for code in codes)
     if len(items) != HAND_SIZE:
         raise HandError(f"a hand has {HAND_SIZE} items, got {len(items)}")
     kinds = {kind_of(item) for item in items}
@@ -40,6 +40,17 @@ def parse_hand(codes: str | Iterable[str] | Iterable[Item], kind: str | None = N
     if kind is not None and kinds != {kind}:
         raise HandError(f"these rules are played with {kind}, but the hand holds {kinds.pop()}")
     return items
+
+
+def _parse_for(text: str, kind: str | None) -> Item:
+    """An item read as ``parse_item`` reads it; a code that is neither is refused in the words of the
+    rules' ``kind``: a domino table's '66' was told of card ranks and suits, a card table's '10-S' of pips."""
+    try:
+        return parse_item(text)
+    except ParseError:
+        if kind is None:
+            raise
+        return Card.parse(text) if kind == "cards" else Tile.parse(text)
 
 
 def check_repeats(items: Sequence[Item], decks: int) -> None:

@@ -53,6 +53,17 @@ def test_bad_tile_codes(bad: str) -> None:
         parse_item(bad)
 
 
+@pytest.mark.parametrize(("kind", "bad", "message"), [
+    ("tiles", "66", "unknown tile code '66' .expected two halves"),  # was: unknown card code, expected rank A 2-10
+    ("tiles", "6", "unknown tile code '6'"),
+    ("cards", "10-S", "unknown card code '10-S' .expected rank"),  # was: unknown tile code, expected two halves
+])
+def test_a_code_that_is_neither_is_refused_in_the_words_of_the_rules_kind(kind: str, bad: str, message: str) -> None:
+    good = "6-6 4-4 3-1 2-2" if kind == "tiles" else "4H 6D AS JC"
+    with pytest.raises(ParseError, match=message):
+        parse_hand(f"{good} {bad}", kind)
+
+
 def test_hands() -> None:
     assert [i.code for i in parse_hand("AS, 10H qd 2c 3♥")] == ["AS", "10H", "QD", "2C", "3H"]
     with pytest.raises(HandError, match="5 items, got 4"):

@@ -106,9 +106,9 @@ def test_bank_passing_options(gnau) -> None:
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
-    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown tile code"),
+    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown card code '7-7'"),  # a card table's words
     ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
 ])
 def test_bad_rounds(players, message: str, gnau) -> None:
-    with pytest.raises(HandError if "tile" not in message else ValueError, match=message):
+    with pytest.raises(HandError if "code" not in message else ValueError, match=message):
         settle(Participant("bank", "KS QS JS 10S 9S"), players, gnau)
