@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
                         make_url)
 from sqlalchemy.exc import ArgumentError, DBAPIError
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import URL, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 
@@ -90,8 +90,8 @@ class DrillRow(Base):
 
 def open_database(url: str) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
-    that names no database, a driver not installed or a database that cannot be opened is one
-    clear error (the URL shown without its password)."""
+    that names no database, a driver not installed, an in-memory SQLite or a database that cannot be
+    opened is one clear error (the URL shown without its password)."""
     try:
         shown = make_url(url).render_as_string(hide_password=True)
         engine = create_engine(url)
@@ -99,6 +99,9 @@ def open_database(url: str) -> sessionmaker[Session]:
         raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
     except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too
         raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {error}") from None
+    if engine.dialect.name == "sqlite" and _in_memory(engine.url):
+        raise ValueError(f"--db {url} is in memory: each of the service's threads would get its own empty "
+                         "ledger, lost at exit; name a file, e.g. sqlite:///ledger.sqlite3")
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
@@ -106,6 +109,15 @@ def open_database(url: str) -> sessionmaker[Session]:
     except DBAPIError as error:  # cannot connect, cannot open, not a database
         raise OSError(f"cannot open the database {shown}: {error.orig}") from None
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def _in_memory(url: URL) -> bool:
+    """Whether a SQLite URL names no file (as a URI filename too, file::memory:): each connection then opens
+    a database of its own, and the request threads found no tables in theirs (every request a 500)."""
+    database = url.database or ""
+    if url.query.get("uri") == "true":
+        database = database.removeprefix("file:")
+    return database in ("", ":memory:") or url.query.get("mode") == "memory"
 
 
 def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]

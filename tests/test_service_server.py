@@ -109,6 +109,11 @@ def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> N
     cases = ((f"sqlite:///{tmp_path / 'no' / 'such' / 'x.db'}", "cannot open the database"),
              (f"sqlite:///{tmp_path / 'notes.txt'}", "file is not a database"),
              ("bogus://x", "not a database URL SQLAlchemy knows"),
+             # each thread of the service had its own empty database: every request was a 500
+             ("sqlite://", "sqlite:// is in memory"),
+             ("sqlite:///:memory:", "sqlite:///:memory: is in memory"),
+             ("sqlite:///file:ledger?mode=memory&uri=true", "is in memory"),
+             ("sqlite:///file::memory:?uri=true", "is in memory"),
              # no driver here (or, with one, no server on port 1): either way named without its password
              ("postgresql://ann:secret@127.0.0.1:1/ledger", "postgresql://ann:***@127.0.0.1:1/ledger"))
     for url, message in cases:
