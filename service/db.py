@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
-                        make_url)
+                        inspect, make_url)
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
@@ -105,10 +105,24 @@ def open_database(url: str) -> sessionmaker[Session]:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
-        Base.metadata.create_all(engine)
+        lacking = _lacking_columns(engine)
+        if not lacking:
+            Base.metadata.create_all(engine)
     except DBAPIError as error:  # cannot connect, cannot open, not a database
         raise OSError(f"cannot open the database {shown}: {error.orig}") from None
+    if lacking:
+        table, columns = next(iter(lacking.items()))
+        raise OSError(f"the database {shown} is not OxEye's ledger: its table {table!r} lacks {', '.join(columns)} "
+                      "(name another --data or --db)")
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def _lacking_columns(engine: Engine) -> dict[str, list[str]]:
+    """The ledger's columns missing from its tables already in the database, by table: another program's
+    table of the same name started a service whose every request was a 500 ('no such column')."""
+    found = inspect(engine)
+    return {table.name: lacking for table in Base.metadata.sorted_tables if found.has_table(table.name)
+            if (lacking := sorted(set(table.columns.keys()) - {c["name"] for c in found.get_columns(table.name)}))}
 
 
 def _in_memory(url: URL) -> bool:

@@ -106,8 +106,12 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
 def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> None:
     """Each was a traceback; a URL's password is not shown."""
     (tmp_path / "notes.txt").write_text("not a database")
+    with sqlite3.connect(tmp_path / "other.db") as other:  # another program's, with a table named as ours
+        other.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY, label TEXT)")
     cases = ((f"sqlite:///{tmp_path / 'no' / 'such' / 'x.db'}", "cannot open the database"),
              (f"sqlite:///{tmp_path / 'notes.txt'}", "file is not a database"),
+             # it started, every request a 500 'no such column'
+             (f"sqlite:///{tmp_path / 'other.db'}", "is not OxEye's ledger: its table 'tables' lacks banker, created, name, rules"),
              ("bogus://x", "not a database URL SQLAlchemy knows"),
              # each thread of the service had its own empty database: every request was a 500
              ("sqlite://", "sqlite:// is in memory"),
@@ -120,3 +124,5 @@ def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> N
         said = refused("--port", "0", "--data", str(tmp_path), "--db", url)
         assert message in said and "secret" not in said, said
     assert (tmp_path / "notes.txt").read_text() == "not a database"
+    with sqlite3.connect(tmp_path / "other.db") as other:  # left as it was: none of the ledger's tables added
+        assert other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("tables",)]
