@@ -7,13 +7,16 @@ round survives a crash or restart whole, or not at all.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
                         inspect, make_url)
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+from oxeye.service.errors import ServiceError
 
 
 class Base(DeclarativeBase):
@@ -140,6 +143,17 @@ def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+@contextmanager
+def writing(session: Session) -> Iterator[None]:
+    """A change to the ledger, undone whole where the database refuses it (read-only, a full disk, a lock
+    held too long): a 503 saying why, where it was a 500 that said only to read the log."""
+    try:
+        yield
+    except OperationalError as error:
+        session.rollback()
+        raise ServiceError(f"the ledger could not be written ({error.orig}): nothing was recorded", 503) from None
 
 
 def sessions(factory: sessionmaker[Session]) -> Iterator[Session]:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
 from oxeye.engine.settlement import Onlooker
-from oxeye.service.db import RoundRow, SeatRow, TableRow
+from oxeye.service.db import RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
@@ -29,7 +29,8 @@ def create_table(session: Session, new: TableIn) -> TableRow:
                      seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)])
     session.add(table)
     try:
-        session.commit()
+        with writing(session):
+            session.commit()
     except IntegrityError:
         session.rollback()
         raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
@@ -63,7 +64,8 @@ def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
         for _ in range(ROUND_ATTEMPTS):
             row = _settled_round(get_table(session, table_id), played)
             try:
-                session.commit()
+                with writing(session):
+                    session.commit()
                 return row
             except IntegrityError:
                 session.rollback()

@@ -219,6 +219,26 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
 
 
+def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_it_had(tmp_path: Path) -> None:
+    """A read-only database (as a full disk or a lock held too long): each change was a 500 that said only to
+    read the log; it is a 503 saying why, the round's table left as it was and still read."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sesame"))) as client:
+        table_id = _table(client).json()["id"]
+        drill_id = client.post("/v1/trainer/drills", json={"trainee": "kit"}).json()["id"]
+        before = client.get(f"/v1/tables/{table_id}").json()
+    read_only = f"sqlite:///file:{tmp_path / 'oxeye.sqlite3'}?mode=ro&uri=true"
+    with TestClient(create_app(Settings(data_dir=tmp_path, db_url=read_only, api_key="sesame"))) as client:
+        changes = [client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers=KEY),
+                   _table(client, name="table two"),
+                   client.post("/v1/trainer/drills", json={"trainee": "kit"}),
+                   client.post(f"/v1/trainer/drills/{drill_id}/answer", json={"label": "No Ox", "payout": "0"})]
+        for response in changes:
+            assert (response.status_code, response.json()) == (503, {
+                "error": "the ledger could not be written (attempt to write a readonly database): nothing was recorded"})
+        assert client.get(f"/v1/tables/{table_id}").json() == before
+        assert client.get("/v1/trainer/trainees/kit").json()["drills"] == 0
+
+
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
     assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}).status_code == 401
     assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
