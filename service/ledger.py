@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
-from oxeye.engine.settlement import Onlooker
+from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
 from oxeye.service.db import RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
@@ -95,12 +95,24 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
         raise ServiceError("a round needs at least one player besides the banker")
     result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
     deltas = {result.banker: str(result.banker_delta), **{r.name: str(r.delta) for r in result.results}}
+    _check_balances(table, deltas)
     row = RoundRow(table_id=table.id, number=len(table.rounds) + 1, banker=table.banker,
                    played={**played.model_dump(mode="json"), "deltas": deltas},
                    settlement=settlement_json(result))
     table.rounds.append(row)
     table.banker = result.next_banker
     return row
+
+
+def _check_balances(table: TableRow, deltas: dict[str, str]) -> None:
+    """A round that would bring a balance to 10^13 or more is refused, as a round's own amount is: a
+    balance summed over rounds each under it outgrew what a reader's float holds to the cent."""
+    totals = balances(table)
+    for name, delta in deltas.items():
+        total = totals.get(name, Decimal(0)) + Decimal(delta)
+        if abs(total) >= AMOUNT_LIMIT:
+            raise ServiceError(f"this round would bring {name}'s balance to {total.normalize():e}, "
+                               "too large to keep to the cent (under 1e13)")
 
 
 def balances(table: TableRow) -> dict[str, Decimal]:

@@ -160,7 +160,7 @@ class TableOut(BaseModel):
     seats: list[str]
     banker: str
     rounds: int
-    balances: dict[str, float] = Field(description="each person's total over all recorded rounds")
+    balances: dict[str, Amount] = Field(description="each person's total over all recorded rounds")
 
 
 class RoundIn(RequestModel):

@@ -183,6 +183,20 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     assert listed[0]["created"] == first.json()["created"] and listed[0]["created"].endswith("Z")
 
 
+def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_cent(client: TestClient) -> None:
+    """Balances were floats: 0.0 and -21.0 where a round writes 0 and -21; and a balance summed over rounds
+    each under 10^13 grew past what a reader's float holds to the cent (13 such rounds lost one)."""
+    table = _table(client, rules="gnau", seats=["ann", "bo"]).json()
+    assert '"balances":{"ann":0,"bo":0}' in client.get(f"/v1/tables/{table['id']}").text
+    rich = {"hands": {"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, "stakes": {"bo": "999999999999.99"}}
+    assert client.post(f"/v1/tables/{table['id']}/rounds", json=rich, headers=KEY).status_code == 201  # Five Dukes: 7x
+    assert '"balances":{"ann":-6999999999999.93,"bo":6999999999999.93}' in client.get(f"/v1/tables/{table['id']}").text
+    again = client.post(f"/v1/tables/{table['id']}/rounds", json=rich, headers=KEY)
+    assert (again.status_code, again.json()) == (400, {"error": "this round would bring ann's balance to "
+                                                       "-1.399999999999986e+13, too large to keep to the cent (under 1e13)"})
+    assert client.get(f"/v1/tables/{table['id']}").json()["rounds"] == 1
+
+
 @pytest.mark.parametrize(("change", "status", "message"), [
     ({"banker": "zed"}, 400, "has no seat"),
     ({"seats": ["ann", "ann"]}, 400, "distinct"),
