@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
                         inspect, make_url)
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
-from sqlalchemy.engine import URL, Engine
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 from oxeye.service.errors import ServiceError
@@ -108,9 +108,7 @@ def open_database(url: str) -> sessionmaker[Session]:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
-        lacking = _lacking_columns(engine)
-        if not lacking:
-            Base.metadata.create_all(engine)
+        lacking = _made_tables(engine)
     except DBAPIError as error:  # cannot connect, cannot open, not a database
         raise OSError(f"cannot open the database {shown}: {error.orig}") from None
     if lacking:
@@ -120,10 +118,25 @@ def open_database(url: str) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def _lacking_columns(engine: Engine) -> dict[str, list[str]]:
+def _made_tables(engine: Engine) -> dict[str, list[str]]:
+    """The ledger's tables made where missing, or else the columns its tables there already lack. SQLite's
+    write lock is held meanwhile: services started at once on a new file each found no tables, and all
+    but the first to make one ended with 'table tables already exists'."""
+    with engine.connect() as connection:
+        missing = set(Base.metadata.tables) - set(inspect(connection).get_table_names())
+        if missing and engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        lacking = _lacking_columns(connection)
+        if not lacking:
+            Base.metadata.create_all(connection)
+        connection.commit()
+    return lacking
+
+
+def _lacking_columns(connection: Connection) -> dict[str, list[str]]:
     """The ledger's columns missing from its tables already in the database, by table: another program's
     table of the same name started a service whose every request was a 500 ('no such column')."""
-    found = inspect(engine)
+    found = inspect(connection)
     return {table.name: lacking for table in Base.metadata.sorted_tables if found.has_table(table.name)
             if (lacking := sorted(set(table.columns.keys()) - {c["name"] for c in found.get_columns(table.name)}))}
 

@@ -7,12 +7,15 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from oxeye.service.app import create_app
+from oxeye.service.db import dispose, open_database
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
@@ -231,6 +234,20 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     table = client.get(f"/v1/tables/{table_id}").json()
     assert table["rounds"] == 0 and table["banker"] == "ann"
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
+
+
+def test_services_starting_at_once_on_a_new_ledger_all_open_it(tmp_path: Path) -> None:
+    """Each looked for the ledger's tables, then made them: all but the first to make one ended with
+    'cannot open the database: table tables already exists' (two servers started together on one file)."""
+    at_once = threading.Barrier(8)
+
+    def opened(_: int) -> str:
+        at_once.wait()
+        dispose(open_database(f"sqlite:///{tmp_path / 'oxeye.sqlite3'}"))
+        return "opened"
+
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(opened, range(8))) == ["opened"] * 8
 
 
 def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_it_had(tmp_path: Path) -> None:
