@@ -8,6 +8,7 @@ from fastapi.responses import Response
 from oxeye.service import trainer
 from oxeye.service.db import DrillRow
 from oxeye.service.deps import Db
+from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId
@@ -23,7 +24,7 @@ def _drill(db: Db, drill_id: int) -> DrillRow:
 
 
 def _grade_out(drill: DrillRow, grade: trainer.Grade) -> GradeOut:
-    return GradeOut(**vars(grade), banker=drill.banker, player=drill.player)
+    return GradeOut(**{**vars(grade), "payout": number(grade.payout)}, banker=drill.banker, player=drill.player)
 
 
 @router.post("/drills", response_model=DrillOut, status_code=201)

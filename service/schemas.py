@@ -224,7 +224,7 @@ class GradeOut(BaseModel):
     ox_correct: bool
     payout_correct: bool
     label: str
-    payout: float
+    payout: Amount
     player_explanation: str
     banker_label: str
     banker_explanation: str
