@@ -101,7 +101,7 @@ def open_database(url: str) -> sessionmaker[Session]:
     except ModuleNotFoundError as error:
         raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
     except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too
-        raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {error}") from None
+        raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {_one_line(error)}") from None
     if engine.dialect.name == "sqlite" and _in_memory(engine.url):
         raise ValueError(f"--db {url} is in memory: each of the service's threads would get its own empty "
                          "ledger, lost at exit; name a file, e.g. sqlite:///ledger.sqlite3")
@@ -110,7 +110,7 @@ def open_database(url: str) -> sessionmaker[Session]:
     try:
         lacking = _made_tables(engine)
     except DBAPIError as error:  # cannot connect, cannot open, not a database
-        raise OSError(f"cannot open the database {shown}: {error.orig}") from None
+        raise OSError(f"cannot open the database {shown}: {_one_line(error.orig)}") from None
     if lacking:
         table, columns = next(iter(lacking.items()))
         raise OSError(f"the database {shown} is not OxEye's ledger: its table {table!r} lacks {', '.join(columns)} "
@@ -139,6 +139,12 @@ def _lacking_columns(connection: Connection) -> dict[str, list[str]]:
     found = inspect(connection)
     return {table.name: lacking for table in Base.metadata.sorted_tables if found.has_table(table.name)
             if (lacking := sorted(set(table.columns.keys()) - {c["name"] for c in found.get_columns(table.name)}))}
+
+
+def _one_line(error: BaseException) -> str:
+    """An error's message on one line, as ``oxeye serve`` says why it stops: SQLAlchemy's for a bad SQLite
+    URL, and PostgreSQL's for a server it cannot reach, run on for several."""
+    return " ".join(line.strip() for line in str(error).splitlines() if line.strip())
 
 
 def _in_memory(url: URL) -> bool:

@@ -113,6 +113,8 @@ def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> N
              # it started, every request a 500 'no such column'
              (f"sqlite:///{tmp_path / 'other.db'}", "is not OxEye's ledger: its table 'tables' lacks banker, created, name, rules"),
              ("bogus://x", "not a database URL SQLAlchemy knows"),
+             # SQLAlchemy's own message runs on for four lines, listing the forms a SQLite URL takes
+             ("sqlite://localhost/x.db", "Invalid SQLite URL: sqlite://localhost/x.db Valid SQLite URL forms are:"),
              # each thread of the service had its own empty database: every request was a 500
              ("sqlite://", "sqlite:// is in memory"),
              ("sqlite:///:memory:", "sqlite:///:memory: is in memory"),
