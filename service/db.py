@@ -6,6 +6,7 @@ round survives a crash or restart whole, or not at all.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -164,15 +165,25 @@ def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def
     cursor.close()
 
 
+# The changes this process makes to the ledger, one at a time, each waiting on this lock: SQLite takes one
+# writer at a time, and a writer waiting on another polls rather than queues (a drill dealt among rounds
+# posted at once waited out SQLite's 5 s and was refused). Another process sharing the database still waits so.
+WRITING = threading.Lock()
+
+
 @contextmanager
 def writing(session: Session) -> Iterator[None]:
-    """A change to the ledger, undone whole where the database refuses it (read-only, a full disk, a lock
-    held too long): a 503 saying why, where it was a 500 that said only to read the log."""
-    try:
-        yield
-    except OperationalError as error:
-        session.rollback()
-        raise ServiceError(f"the ledger could not be written ({error.orig}): nothing was recorded", 503) from None
+    """A change to the ledger, made in this process's turn and undone whole where it fails, its locks let go
+    at once; where the database refuses it (read-only, a full disk, a lock held too long), a 503 saying why,
+    where it was a 500 that said only to read the log."""
+    with WRITING:
+        try:
+            yield
+        except BaseException as error:
+            session.rollback()
+            if isinstance(error, OperationalError):
+                raise ServiceError(f"the ledger could not be written ({error.orig}): nothing was recorded", 503) from None
+            raise
 
 
 def sessions(factory: sessionmaker[Session]) -> Iterator[Session]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -32,7 +31,6 @@ def create_table(session: Session, new: TableIn) -> TableRow:
         with writing(session):
             session.commit()
     except IntegrityError:
-        session.rollback()
         raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
     return table
 
@@ -49,27 +47,24 @@ def list_tables(session: Session) -> list[TableRow]:
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 
-# Rounds posted at once are recorded one after another: within this process in turn (a round takes
-# milliseconds), and against another process sharing the database by settling again a round whose
-# number the other took first (a round's number is unique at its table).
-RECORDING = threading.Lock()
-ROUND_ATTEMPTS = 8
-
-
 def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
     """Settle a round at the table's current banker and store it with the new banker, in one
     transaction; rounds posted at once to one table are all kept, each settled at the banker and
-    numbered after the one before it."""
-    with RECORDING:
-        for _ in range(ROUND_ATTEMPTS):
-            row = _settled_round(get_table(session, table_id), played)
-            try:
-                with writing(session):
-                    session.commit()
-                return row
-            except IntegrityError:
-                session.rollback()
-    raise ServiceError(f"table {table_id} is busy (rounds keep arriving at once): send this one again", 503)
+    numbered after the one before it: within this process in turn (a round takes milliseconds), and
+    against another process sharing the database by taking the table's row before reading it."""
+    with writing(session):
+        _hold_table(session, table_id)
+        row = _settled_round(get_table(session, table_id), played)
+        session.commit()
+        return row
+
+
+def _hold_table(session: Session, table_id: int) -> None:
+    """Take the table's row for this transaction (SQLite: the database's write lock), as a write that changes
+    nothing: another process read the table, then stored its round under a number taken meanwhile, settled
+    again and gave up (503) after eight such turns."""
+    session.execute(update(TableRow).where(TableRow.id == table_id).values(banker=TableRow.banker)
+                    .execution_options(synchronize_session=False))
 
 
 def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:

@@ -110,7 +110,6 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
             answered=datetime.now(UTC), answer_label=label, answer_payout=str(given), ox_correct=label == player.label,
             payout_correct=given == payout_due))
         if kept.rowcount != 1:
-            session.rollback()
             raise _answered_already(drill)
         session.commit()
     session.refresh(drill)
