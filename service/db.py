@@ -92,7 +92,7 @@ class DrillRow(Base):
     payout_correct: Mapped[bool | None] = mapped_column(default=None)
 
 
-def open_database(url: str) -> sessionmaker[Session]:
+def open_database(url: str | URL) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
     that names no database, a driver not installed, an in-memory SQLite or a database that cannot be
     opened is one clear error (the URL shown without its password)."""

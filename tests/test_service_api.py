@@ -238,6 +238,17 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
 
 
+@pytest.mark.parametrize("folder", ["what?", "a%20b", "x@y:z"])
+def test_the_ledger_lives_in_its_data_folder_whatever_the_folder_is_named(tmp_path: Path, folder: str) -> None:
+    """The folder's path was pasted into a URL: 'what?' put the ledger in a file 'what' beside the folder (the
+    rest read as the URL's query), and 'a%20b' looked for a folder 'a b' and stopped the service."""
+    with TestClient(create_app(Settings(data_dir=tmp_path / folder, api_key="sesame"))) as client:
+        assert _table(client).status_code == 201
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]
+    with sqlite3.connect(tmp_path / folder / "oxeye.sqlite3") as ledger_file:
+        assert ledger_file.execute("SELECT name FROM tables").fetchall() == [("table one",)]
+
+
 def test_services_starting_at_once_on_a_new_ledger_all_open_it(tmp_path: Path) -> None:
     """Each looked for the ledger's tables, then made them: all but the first to make one ended with
     'cannot open the database: table tables already exists' (two servers started together on one file)."""
