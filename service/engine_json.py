@@ -16,6 +16,12 @@ def number(value: Decimal | int) -> int | float:
     value = Decimal(value)
     if abs(value) >= AMOUNT_LIMIT:
         raise ServiceError(f"an amount of {value.normalize():e} is too large to settle to the cent (under 1e13): stake less")
+    return json_number(value)
+
+
+def json_number(value: Decimal) -> int | float:
+    """An amount as a JSON number, whole ones as integers (a float wrote 70 as 70.0), however large: a
+    balance stored before balances were held under 10^13 is still shown, as near as a float comes."""
     return int(value) if value == value.to_integral_value() else float(value)
 
 

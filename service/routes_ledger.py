@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from oxeye.service import ledger
 from oxeye.service.db import RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
-from oxeye.service.engine_json import number
+from oxeye.service.engine_json import json_number
 from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableIn, TableOut
 
 router = APIRouter(prefix="/v1/tables", tags=["ledger"],
@@ -17,7 +17,7 @@ router = APIRouter(prefix="/v1/tables", tags=["ledger"],
 def _table_out(table: TableRow) -> TableOut:
     return TableOut(id=table.id, name=table.name, rules=table.rules, seats=[s.name for s in table.seats],
                     banker=table.banker, rounds=len(table.rounds),
-                    balances={k: number(v) for k, v in ledger.balances(table).items()})
+                    balances={k: json_number(v) for k, v in ledger.balances(table).items()})
 
 
 def _round_out(row: RoundRow) -> RoundOut:

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from oxeye.service import ledger
 from oxeye.service.app import create_app
-from oxeye.service.db import dispose, open_database
+from oxeye.service.db import RoundRow, dispose, open_database
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
@@ -200,6 +200,12 @@ def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_c
     assert (again.status_code, again.json()) == (400, {"error": "this round would bring ann's balance to "
                                                        "-1.399999999999986e+13, too large to keep to the cent (under 1e13)"})
     assert client.get(f"/v1/tables/{table['id']}").json()["rounds"] == 1
+    with client.app.state.sessions() as db:  # a balance past it, as stored before balances were held under it
+        db.add(RoundRow(table_id=table["id"], number=2, banker="ann", played={"deltas": {"ann": "-1e13", "bo": "1e13"}},
+                        settlement={}))
+        db.commit()
+    assert client.get(f"/v1/tables/{table['id']}").json()["balances"] == {"ann": -16999999999999.93,
+                                                                          "bo": 16999999999999.93}
 
 
 @pytest.mark.parametrize(("change", "status", "message"), [
