@@ -6,14 +6,18 @@ round survives a crash or restart whole, or not at all.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, create_engine, event,
-                        make_url)
-from sqlalchemy.exc import ArgumentError, DBAPIError
-from sqlalchemy.engine import Engine
+                        inspect, make_url)
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+from oxeye.service.errors import ServiceError
 
 
 class Base(DeclarativeBase):
@@ -88,24 +92,69 @@ class DrillRow(Base):
     payout_correct: Mapped[bool | None] = mapped_column(default=None)
 
 
-def open_database(url: str) -> sessionmaker[Session]:
+def open_database(url: str | URL) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
-    that names no database, a driver not installed or a database that cannot be opened is one
-    clear error (the URL shown without its password)."""
+    that names no database, a driver not installed, an in-memory SQLite or a database that cannot be
+    opened is one clear error (the URL shown without its password)."""
     try:
         shown = make_url(url).render_as_string(hide_password=True)
         engine = create_engine(url)
     except ModuleNotFoundError as error:
         raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
     except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too
-        raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {error}") from None
+        raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {_one_line(error)}") from None
+    if engine.dialect.name == "sqlite" and _in_memory(engine.url):
+        raise ValueError(f"--db {url} is in memory: each of the service's threads would get its own empty "
+                         "ledger, lost at exit; name a file, e.g. sqlite:///ledger.sqlite3")
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
-        Base.metadata.create_all(engine)
+        lacking = _made_tables(engine)
     except DBAPIError as error:  # cannot connect, cannot open, not a database
-        raise OSError(f"cannot open the database {shown}: {error.orig}") from None
+        raise OSError(f"cannot open the database {shown}: {_one_line(error.orig)}") from None
+    if lacking:
+        table, columns = next(iter(lacking.items()))
+        raise OSError(f"the database {shown} is not OxEye's ledger: its table {table!r} lacks {', '.join(columns)} "
+                      "(name another --data or --db)")
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def _made_tables(engine: Engine) -> dict[str, list[str]]:
+    """The ledger's tables made where missing, or else the columns its tables there already lack. SQLite's
+    write lock is held meanwhile: services started at once on a new file each found no tables, and all
+    but the first to make one ended with 'table tables already exists'."""
+    with engine.connect() as connection:
+        missing = set(Base.metadata.tables) - set(inspect(connection).get_table_names())
+        if missing and engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        lacking = _lacking_columns(connection)
+        if not lacking:
+            Base.metadata.create_all(connection)
+        connection.commit()
+    return lacking
+
+
+def _lacking_columns(connection: Connection) -> dict[str, list[str]]:
+    """The ledger's columns missing from its tables already in the database, by table: another program's
+    table of the same name started a service whose every request was a 500 ('no such column')."""
+    found = inspect(connection)
+    return {table.name: lacking for table in Base.metadata.sorted_tables if found.has_table(table.name)
+            if (lacking := sorted(set(table.columns.keys()) - {c["name"] for c in found.get_columns(table.name)}))}
+
+
+def _one_line(error: BaseException) -> str:
+    """An error's message on one line, as ``oxeye serve`` says why it stops: SQLAlchemy's for a bad SQLite
+    URL, and PostgreSQL's for a server it cannot reach, run on for several."""
+    return " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+
+
+def _in_memory(url: URL) -> bool:
+    """Whether a SQLite URL names no file (as a URI filename too, file::memory:): each connection then opens
+    a database of its own, and the request threads found no tables in theirs (every request a 500)."""
+    database = url.database or ""
+    if url.query.get("uri") == "true":
+        database = database.removeprefix("file:")
+    return database in ("", ":memory:") or url.query.get("mode") == "memory"
 
 
 def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -114,6 +163,27 @@ def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# The changes this process makes to the ledger, one at a time, each waiting on this lock: SQLite takes one
+# writer at a time, and a writer waiting on another polls rather than queues (a drill dealt among rounds
+# posted at once waited out SQLite's 5 s and was refused). Another process sharing the database still waits so.
+WRITING = threading.Lock()
+
+
+@contextmanager
+def writing(session: Session) -> Iterator[None]:
+    """A change to the ledger, made in this process's turn and undone whole where it fails, its locks let go
+    at once; where the database refuses it (read-only, a full disk, a lock held too long), a 503 saying why,
+    where it was a 500 that said only to read the log."""
+    with WRITING:
+        try:
+            yield
+        except BaseException as error:
+            session.rollback()
+            if isinstance(error, OperationalError):
+                raise ServiceError(f"the ledger could not be written ({error.orig}): nothing was recorded", 503) from None
+            raise
 
 
 def sessions(factory: sessionmaker[Session]) -> Iterator[Session]:

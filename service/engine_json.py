@@ -20,7 +20,8 @@ def number(value: Decimal | int) -> int | float:
 
 
 def json_number(value: Decimal) -> int | float:
-    """``value`` as JSON writes money: whole amounts as integers (70, not 70.0), the others as floats."""
+    """An amount as a JSON number, whole ones as integers (a float wrote 70 as 70.0), however large: a
+    balance stored before balances were held under 10^13 is still shown, as near as a float comes."""
     return int(value) if value == value.to_integral_value() else float(value)
 
 

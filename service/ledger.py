@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import threading
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
-from oxeye.engine.settlement import Onlooker
-from oxeye.service.db import RoundRow, SeatRow, TableRow
+from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
+from oxeye.service.db import RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
@@ -29,9 +28,9 @@ def create_table(session: Session, new: TableIn) -> TableRow:
                      seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)])
     session.add(table)
     try:
-        session.commit()
+        with writing(session):
+            session.commit()
     except IntegrityError:
-        session.rollback()
         raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
     return table
 
@@ -48,26 +47,24 @@ def list_tables(session: Session) -> list[TableRow]:
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 
-# Rounds posted at once are recorded one after another: within this process in turn (a round takes
-# milliseconds), and against another process sharing the database by settling again a round whose
-# number the other took first (a round's number is unique at its table).
-RECORDING = threading.Lock()
-ROUND_ATTEMPTS = 8
-
-
 def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
     """Settle a round at the table's current banker and store it with the new banker, in one
     transaction; rounds posted at once to one table are all kept, each settled at the banker and
-    numbered after the one before it."""
-    with RECORDING:
-        for _ in range(ROUND_ATTEMPTS):
-            row = _settled_round(get_table(session, table_id), played)
-            try:
-                session.commit()
-                return row
-            except IntegrityError:
-                session.rollback()
-    raise ServiceError(f"table {table_id} is busy (rounds keep arriving at once): send this one again", 503)
+    numbered after the one before it: within this process in turn (a round takes milliseconds), and
+    against another process sharing the database by taking the table's row before reading it."""
+    with writing(session):
+        _hold_table(session, table_id)
+        row = _settled_round(get_table(session, table_id), played)
+        session.commit()
+        return row
+
+
+def _hold_table(session: Session, table_id: int) -> None:
+    """Take the table's row for this transaction (SQLite: the database's write lock), as a write that changes
+    nothing: another process read the table, then stored its round under a number taken meanwhile, settled
+    again and gave up (503) after eight such turns."""
+    session.execute(update(TableRow).where(TableRow.id == table_id).values(banker=TableRow.banker)
+                    .execution_options(synchronize_session=False))
 
 
 def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
@@ -93,12 +90,24 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
         raise ServiceError("a round needs at least one player besides the banker")
     result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
     deltas = {result.banker: str(result.banker_delta), **{r.name: str(r.delta) for r in result.results}}
+    _check_balances(table, deltas)
     row = RoundRow(table_id=table.id, number=len(table.rounds) + 1, banker=table.banker,
                    played={**played.model_dump(mode="json"), "deltas": deltas},
                    settlement=settlement_json(result))
     table.rounds.append(row)
     table.banker = result.next_banker
     return row
+
+
+def _check_balances(table: TableRow, deltas: dict[str, str]) -> None:
+    """A round that would bring a balance to 10^13 or more is refused, as a round's own amount is: a
+    balance summed over rounds each under it outgrew what a reader's float holds to the cent."""
+    totals = balances(table)
+    for name, delta in deltas.items():
+        total = totals.get(name, Decimal(0)) + Decimal(delta)
+        if abs(total) >= AMOUNT_LIMIT:
+            raise ServiceError(f"this round would bring {name}'s balance to {total.normalize():e}, "
+                               "too large to keep to the cent (under 1e13)")
 
 
 def balances(table: TableRow) -> dict[str, Decimal]:

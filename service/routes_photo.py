@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
@@ -14,7 +13,7 @@ from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
-from oxeye.service.uploads import decode_upload
+from oxeye.service.uploads import decode_upload, keep_photo
 
 router = APIRouter(prefix="/v1", tags=["photos"], responses={
     400: {"model": Problem}, 413: {"model": Problem}, 415: {"model": Problem}, 503: {"model": Problem}})
@@ -46,11 +45,7 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     reading = await run_in_threadpool(detector(request.app.state).read, photo, kinds=table_kinds(house_rules))
     scored = score_photo(reading, house_rules, banker, stake_map)
     if keep:
-        folder = settings.data_dir / "photos"
-        folder.mkdir(parents=True, exist_ok=True)
-        name = hashlib.sha256(data).hexdigest()[:20] + ".img"
-        (folder / name).write_bytes(data)
-        scored["kept"] = name
+        scored["kept"] = await run_in_threadpool(keep_photo, settings.data_dir / "photos", data)
     return photo, reading, scored
 
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from sqlalchemy.engine import URL
+
 VERSION = metadata.version("oxeye")
 
 
@@ -25,6 +27,7 @@ class Settings:
     stream_banker: int = 0  # the hand the stream settles the others against
 
     @property
-    def database_url(self) -> str:
-        """The URL the ledger opens."""
-        return self.db_url or f"sqlite:///{(self.data_dir / 'oxeye.sqlite3').resolve()}"
+    def database_url(self) -> str | URL:
+        """The URL the ledger opens: ``--db``, or the data folder's file, its path kept whole (pasted into a URL's
+        text, a folder 'what?' put the ledger in a file 'what', the rest read as a query, and 'a%20b' in 'a b')."""
+        return self.db_url or URL.create("sqlite", database=str((self.data_dir / "oxeye.sqlite3").resolve()))

@@ -20,7 +20,7 @@ from oxeye.engine.tiles import chinese_set
 from oxeye.datasets.build import load_library
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.scene import Library, render_hands
-from oxeye.service.db import DrillRow
+from oxeye.service.db import DrillRow, writing
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
 
@@ -70,7 +70,8 @@ def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
                      stake=stake, dealt=datetime.now(UTC))
     session.add(drill)
-    session.commit()
+    with writing(session):
+        session.commit()
     return drill
 
 
@@ -104,13 +105,13 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
         raise ServiceError(f"{label!r} is not one of the drill's choices (the deal lists them)")
     # Kept only where no answer is yet: two sent at once (a double click, a second tab) once both
     # passed the check above, and the later overwrote the first.
-    kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
-        answered=datetime.now(UTC), answer_label=label, answer_payout=str(given), ox_correct=label == player.label,
-        payout_correct=given == payout_due))
-    if kept.rowcount != 1:
-        session.rollback()
-        raise _answered_already(drill)
-    session.commit()
+    with writing(session):
+        kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
+            answered=datetime.now(UTC), answer_label=label, answer_payout=str(given), ox_correct=label == player.label,
+            payout_correct=given == payout_due))
+        if kept.rowcount != 1:
+            raise _answered_already(drill)
+        session.commit()
     session.refresh(drill)
     return _grade(drill, truth)
 

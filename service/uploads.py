@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from pathlib import Path
+
 import numpy as np
 
 from oxeye.service.errors import ServiceError
-from oxeye.vision.images import PhotoError, decode_photo
+from oxeye.vision.images import PhotoError, decode_photo, make_folder
 
 STATUS = {"empty": 400, "not_image": 415, "corrupt": 400, "too_large": 413}  # by PhotoError.reason
 
@@ -22,3 +26,21 @@ def decode_upload(data: bytes, max_bytes: int, max_pixels: int) -> np.ndarray:
         return decode_photo(data, max_pixels)
     except PhotoError as error:
         raise ServiceError(str(error), STATUS[error.reason]) from None
+
+
+def keep_photo(folder: Path, data: bytes) -> str:
+    """Store an upload in ``folder`` under its content's hash, whole or not at all (written beside it, then
+    renamed), and return that name; a 503 saying why where it cannot be: a file in the folder's way was a
+    500 that said only to read the log, and a disk filling up mid-photo left it cut short under its name."""
+    name = hashlib.sha256(data).hexdigest()[:20] + ".img"
+    partial = folder / f"{name}.{secrets.token_hex(4)}.partial"  # its own: the same photo may be kept twice at once
+    try:
+        make_folder(folder)
+        try:
+            partial.write_bytes(data)
+            partial.replace(folder / name)
+        finally:
+            partial.unlink(missing_ok=True)
+    except OSError as error:
+        raise ServiceError(f"the photo could not be kept ({error}): send it without keep to have it read", 503) from None
+    return name

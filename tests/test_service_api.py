@@ -7,12 +7,17 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from oxeye.service import ledger
 from oxeye.service.app import create_app
+from oxeye.service.db import RoundRow, dispose, open_database
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
@@ -184,6 +189,26 @@ def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None
     assert listed[0]["created"] == first.json()["created"] and listed[0]["created"].endswith("Z")
 
 
+def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_cent(client: TestClient) -> None:
+    """Balances were floats: 0.0 and -21.0 where a round writes 0 and -21; and a balance summed over rounds
+    each under 10^13 grew past what a reader's float holds to the cent (13 such rounds lost one)."""
+    table = _table(client, rules="gnau", seats=["ann", "bo"]).json()
+    assert '"balances":{"ann":0,"bo":0}' in client.get(f"/v1/tables/{table['id']}").text
+    rich = {"hands": {"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, "stakes": {"bo": "999999999999.99"}}
+    assert client.post(f"/v1/tables/{table['id']}/rounds", json=rich, headers=KEY).status_code == 201  # Five Dukes: 7x
+    assert '"balances":{"ann":-6999999999999.93,"bo":6999999999999.93}' in client.get(f"/v1/tables/{table['id']}").text
+    again = client.post(f"/v1/tables/{table['id']}/rounds", json=rich, headers=KEY)
+    assert (again.status_code, again.json()) == (400, {"error": "this round would bring ann's balance to "
+                                                       "-1.399999999999986e+13, too large to keep to the cent (under 1e13)"})
+    assert client.get(f"/v1/tables/{table['id']}").json()["rounds"] == 1
+    with client.app.state.sessions() as db:  # a balance past it, as stored before balances were held under it
+        db.add(RoundRow(table_id=table["id"], number=2, banker="ann", played={"deltas": {"ann": "-1e13", "bo": "1e13"}},
+                        settlement={}))
+        db.commit()
+    assert client.get(f"/v1/tables/{table['id']}").json()["balances"] == {"ann": -16999999999999.93,
+                                                                          "bo": 16999999999999.93}
+
+
 @pytest.mark.parametrize(("change", "status", "message"), [
     ({"banker": "zed"}, 400, "has no seat"),
     ({"seats": ["ann", "ann"]}, 400, "distinct"),
@@ -218,6 +243,64 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     table = client.get(f"/v1/tables/{table_id}").json()
     assert table["rounds"] == 0 and table["banker"] == "ann"
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
+
+
+@pytest.mark.parametrize("folder", ["what?", "a%20b", "x@y:z"])
+def test_the_ledger_lives_in_its_data_folder_whatever_the_folder_is_named(tmp_path: Path, folder: str) -> None:
+    """The folder's path was pasted into a URL: 'what?' put the ledger in a file 'what' beside the folder (the
+    rest read as the URL's query), and 'a%20b' looked for a folder 'a b' and stopped the service."""
+    with TestClient(create_app(Settings(data_dir=tmp_path / folder, api_key="sesame"))) as client:
+        assert _table(client).status_code == 201
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]
+    with sqlite3.connect(tmp_path / folder / "oxeye.sqlite3") as ledger_file:
+        assert ledger_file.execute("SELECT name FROM tables").fetchall() == [("table one",)]
+
+
+def test_services_starting_at_once_on_a_new_ledger_all_open_it(tmp_path: Path) -> None:
+    """Each looked for the ledger's tables, then made them: all but the first to make one ended with
+    'cannot open the database: table tables already exists' (two servers started together on one file)."""
+    at_once = threading.Barrier(8)
+
+    def opened(_: int) -> str:
+        at_once.wait()
+        dispose(open_database(f"sqlite:///{tmp_path / 'oxeye.sqlite3'}"))
+        return "opened"
+
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(opened, range(8))) == ["opened"] * 8
+
+
+def test_a_drill_dealt_while_a_round_is_being_settled_waits_its_turn(client: TestClient, monkeypatch) -> None:
+    """A round holds the database's write lock while it is settled: a drill dealt meanwhile waited on SQLite,
+    which polls rather than queues and gives up after 5 s (503), 9 in 100 drills dealt among rounds."""
+    table_id = _table(client).json()["id"]
+    settled = ledger._settled_round
+    monkeypatch.setattr(ledger, "_settled_round", lambda table, played: time.sleep(6) or settled(table, played))
+    with ThreadPoolExecutor(1) as pool:
+        round_posted = pool.submit(client.post, f"/v1/tables/{table_id}/rounds", json=ROUND, headers=KEY)
+        time.sleep(0.5)
+        assert client.post("/v1/trainer/drills", json={"trainee": "kit"}).status_code == 201
+        assert round_posted.result().status_code == 201
+
+
+def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_it_had(tmp_path: Path) -> None:
+    """A read-only database (as a full disk or a lock held too long): each change was a 500 that said only to
+    read the log; it is a 503 saying why, the round's table left as it was and still read."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sesame"))) as client:
+        table_id = _table(client).json()["id"]
+        drill_id = client.post("/v1/trainer/drills", json={"trainee": "kit"}).json()["id"]
+        before = client.get(f"/v1/tables/{table_id}").json()
+    read_only = f"sqlite:///file:{tmp_path / 'oxeye.sqlite3'}?mode=ro&uri=true"
+    with TestClient(create_app(Settings(data_dir=tmp_path, db_url=read_only, api_key="sesame"))) as client:
+        changes = [client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers=KEY),
+                   _table(client, name="table two"),
+                   client.post("/v1/trainer/drills", json={"trainee": "kit"}),
+                   client.post(f"/v1/trainer/drills/{drill_id}/answer", json={"label": "No Ox", "payout": "0"})]
+        for response in changes:
+            assert (response.status_code, response.json()) == (503, {
+                "error": "the ledger could not be written (attempt to write a readonly database): nothing was recorded"})
+        assert client.get(f"/v1/tables/{table_id}").json() == before
+        assert client.get("/v1/trainer/trainees/kit").json()["drills"] == 0
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:

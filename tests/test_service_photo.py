@@ -54,6 +54,29 @@ def test_a_photo_is_read_and_scored(client: TestClient, tmp_path: Path) -> None:
     assert (tmp_path / "photos" / kept).read_bytes() == _jpeg()
 
 
+def test_a_photo_that_cannot_be_kept_is_refused_in_words_and_never_kept_in_part(client: TestClient, tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file where the photos folder goes was a 500 that said only to read the log; a disk filling up
+    mid-photo was one too, and left the photo cut short under its name."""
+    (tmp_path / "photos").write_text("notes")
+    response = _post(client, _jpeg(), keep="true")
+    assert (response.status_code, response.json()["error"]) == (503, (
+        f"the photo could not be kept (cannot make the folder {tmp_path / 'photos'}: {tmp_path / 'photos'} is a file): "
+        "send it without keep to have it read"))
+    (tmp_path / "photos").unlink()
+
+    def disk_full(path: Path, data: bytes) -> None:
+        with path.open("wb") as half:
+            half.write(data[:len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", disk_full)
+    response = _post(client, _jpeg(), keep="true")
+    assert (response.status_code, response.json()["error"]) == (
+        503, "the photo could not be kept ([Errno 28] No space left on device): send it without keep to have it read")
+    assert list((tmp_path / "photos").iterdir()) == []
+
+
 @pytest.mark.parametrize(("rules", "kinds"), [("gnau", ("card",)), ("tau-ngau-macau", ("tile",))])
 def test_a_photo_is_read_for_the_kind_its_rules_play_with(client: TestClient, rules: str, kinds: tuple[str]) -> None:
     told = []

@@ -4,15 +4,21 @@ where it cannot listen it says so in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import socket
 import sqlite3
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from sqlalchemy.orm import Session, sessionmaker
 
 from oxeye.models import DEFAULT_MODEL
+from oxeye.service import ledger
+from oxeye.service.db import RoundRow, TableRow, dispose, open_database
+from oxeye.service.schemas import RoundIn, TableIn
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from serving import free_port, refused, start_server, stop_server
 
@@ -64,6 +70,41 @@ def test_rounds_posted_at_once_to_one_table_are_all_kept_in_turn(tmp_path: Path)
     assert "Traceback" not in server.stderr.read().decode()
 
 
+def test_a_round_waits_for_the_round_another_service_is_storing_at_its_table(tmp_path: Path, monkeypatch) -> None:
+    """Two services on one database, as two processes (each with its own lock, none here): each read the
+    table, then stored its round under the next number; where the other had stored one meanwhile it
+    settled again, and after eight such turns it gave up (503), though nothing was wrong with the round."""
+    url = f"sqlite:///{tmp_path / 'oxeye.sqlite3'}"
+    here, there = open_database(url), open_database(url)
+    played = RoundIn(hands={"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, stakes={"bo": 3})
+    with here() as session:
+        table_id = ledger.create_table(session, TableIn(name="t", rules="gnau", seats=["ann", "bo"], banker="ann")).id
+    monkeypatch.setattr("oxeye.service.db.WRITING", contextlib.nullcontext())
+    others: list[threading.Thread] = []
+    settled = ledger._settled_round
+
+    def settled_as_the_other_service_records(table: TableRow, round_in: RoundIn) -> RoundRow:
+        if threading.current_thread() is threading.main_thread() and table.rounds is not None:  # read: now store one there
+            others.append(threading.Thread(target=_record, args=(there, table_id, played)))
+            others[-1].start()
+            others[-1].join(1)
+        return settled(table, round_in)
+
+    monkeypatch.setattr(ledger, "_settled_round", settled_as_the_other_service_records)
+    with here() as session:
+        assert ledger.record_round(session, table_id, played).number == 1
+    for other in others:
+        other.join(10)
+    with here() as session:
+        assert [r.number for r in ledger.get_table(session, table_id).rounds] == [1, 2]
+    dispose(here), dispose(there)
+
+
+def _record(sessions: sessionmaker[Session], table_id: int, played: RoundIn) -> None:
+    with sessions() as session:
+        ledger.record_round(session, table_id, played)
+
+
 def test_answers_sent_at_once_to_one_drill_grade_one_and_refuse_the_rest(tmp_path: Path) -> None:
     """Eight answers at once: two once both passed the check for an answer and the later overwrote the first."""
     port = free_port()
@@ -110,12 +151,25 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
 def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> None:
     """Each was a traceback; a URL's password is not shown."""
     (tmp_path / "notes.txt").write_text("not a database")
+    with sqlite3.connect(tmp_path / "other.db") as other:  # another program's, with a table named as ours
+        other.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY, label TEXT)")
     cases = ((f"sqlite:///{tmp_path / 'no' / 'such' / 'x.db'}", "cannot open the database"),
              (f"sqlite:///{tmp_path / 'notes.txt'}", "file is not a database"),
+             # it started, every request a 500 'no such column'
+             (f"sqlite:///{tmp_path / 'other.db'}", "is not OxEye's ledger: its table 'tables' lacks banker, created, name, rules"),
              ("bogus://x", "not a database URL SQLAlchemy knows"),
+             # SQLAlchemy's own message runs on for four lines, listing the forms a SQLite URL takes
+             ("sqlite://localhost/x.db", "Invalid SQLite URL: sqlite://localhost/x.db Valid SQLite URL forms are:"),
+             # each thread of the service had its own empty database: every request was a 500
+             ("sqlite://", "sqlite:// is in memory"),
+             ("sqlite:///:memory:", "sqlite:///:memory: is in memory"),
+             ("sqlite:///file:ledger?mode=memory&uri=true", "is in memory"),
+             ("sqlite:///file::memory:?uri=true", "is in memory"),
              # no driver here (or, with one, no server on port 1): either way named without its password
              ("postgresql://ann:secret@127.0.0.1:1/ledger", "postgresql://ann:***@127.0.0.1:1/ledger"))
     for url, message in cases:
         said = refused("--port", "0", "--data", str(tmp_path), "--db", url)
         assert message in said and "secret" not in said, said
     assert (tmp_path / "notes.txt").read_text() == "not a database"
+    with sqlite3.connect(tmp_path / "other.db") as other:  # left as it was: none of the ledger's tables added
+        assert other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("tables",)]

@@ -39,9 +39,11 @@ def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
         assert drill["choices"] == list(label_choices(load_rules(rules)))
         label, payout = _truth(app, drill["id"])
         assert label in drill["choices"]
-        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)}).json()
+        answered = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+        grade = answered.json()
         assert (grade["ox_correct"], grade["payout_correct"], grade["label"]) == (True, True, label)
         assert grade["payout"] == payout and type(grade["payout"]) is int  # whole chips, as typed: not -20.0
+        assert f'"payout":{payout},' in answered.text  # written as every amount is: it was 30.0, as a float
         assert grade["seconds"] >= 0 and grade["player_explanation"].endswith(label)
         again = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": "0"})
         assert again.status_code == 409
