@@ -132,6 +132,16 @@ def test_a_folder_below_a_file_is_refused_naming_the_file(tmp_path: Path, below:
     assert (tmp_path / "new" / "folder").is_dir()
 
 
+def test_a_folder_that_cannot_be_made_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve --data under a folder it may not write said "[Errno 1] Operation not permitted: 'imm/new'"."""
+    def refuse(self: Path, **_: object) -> None:
+        raise PermissionError(1, "Operation not permitted", str(self))
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(OSError) as raised:
+        make_folder(tmp_path / "imm" / "new")
+    assert str(raised.value) == f"cannot make the folder {tmp_path / 'imm' / 'new'}: Operation not permitted"
+
+
 def test_oxeye_detect_counts_one_item_in_one_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The summary read '1 items in 1 hands'."""

@@ -127,9 +127,11 @@ def file_in_the_way(folder: Path) -> Path | None:
 
 
 def make_folder(folder: Path) -> None:
-    """``folder``, made with those above it where missing; OSError naming the file in the way where one
-    is (mkdir's own error says 'File exists: photo.jpg', as though the folder were there)."""
+    """``folder``, made with those above it where missing; OSError naming the folder, and the file in the way
+    where one is (mkdir's own error says 'File exists: photo.jpg', as though the folder were there)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None
+    except OSError as error:  # said "[Errno 1] Operation not permitted: 'imm/new'", the folder unnamed as such
+        raise OSError(f"cannot make the folder {folder}: {error.strerror}") from None
