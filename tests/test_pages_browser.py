@@ -128,6 +128,16 @@ def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     return result.players[0].evaluation.label, result.players[0].delta
 
 
+def _deal_to(driver, url: str, trainee: str) -> None:
+    """The trainer page with a drill dealt to ``trainee``, on show."""
+    from selenium.webdriver.common.by import By
+
+    _open(driver, f"{url}/trainer")
+    driver.find_element(By.ID, "trainee").send_keys(trainee)
+    driver.find_element(By.ID, "deal").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "drill").is_displayed())
+
+
 def test_trainer_flow(server, browser) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -240,10 +250,7 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
     from selenium.webdriver.support.ui import Select
 
     url, database = server
-    _open(browser, f"{url}/trainer")
-    browser.find_element(By.ID, "trainee").send_keys("Ana / table 3")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    _deal_to(browser, url, "Ana / table 3")
     label, payout = _right_answer(database, "Ana / table 3")
     Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
     browser.find_element(By.ID, "payout").send_keys(str(payout))
@@ -407,10 +414,7 @@ def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     """The record's failure replaced the grade with its error and offered the drill again, to be refused (409)."""
     from selenium.webdriver.common.by import By
 
-    _open(browser, f"{server[0]}/trainer")
-    browser.find_element(By.ID, "trainee").send_keys("fay")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    _deal_to(browser, server[0], "fay")
     browser.execute_script("""
         const fetched = window.fetch;
         window.fetch = (path, init) => path.includes("/trainees/") ? Promise.reject(new TypeError("Failed to fetch"))
@@ -437,11 +441,8 @@ def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> No
     """The name typed since the deal chose the record shown under the grade: another trainee's, or none."""
     from selenium.webdriver.common.by import By
 
-    _open(browser, f"{server[0]}/trainer")
+    _deal_to(browser, server[0], "gus")
     trainee = browser.find_element(By.ID, "trainee")
-    trainee.send_keys("gus")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     trainee.send_keys(" and hal")
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
@@ -469,3 +470,21 @@ def test_api_docs_render_with_no_internet(server, browser) -> None:
     browser.get(f"{server[0]}/docs")
     operations = _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"))
     assert "/v1/tables/{table_id}/rounds" in {o.get_attribute("data-path") for o in operations}
+
+
+def test_trainer_marks_the_trainees_answer_wrong_not_the_right_one(server, browser) -> None:
+    """A wrong answer showed the right label and payout each with a ✗, read as wrong themselves, and never
+    what the trainee had said."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _deal_to(browser, url, "ivy")
+    label, payout = _right_answer(database, "ivy")
+    wrong = next(option.text for option in Select(browser.find_element(By.ID, "label")).options if option.text != label)
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(wrong)
+    browser.find_element(By.ID, "payout").send_keys(str(payout + 1))
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed() and d.find_element(By.CLASS_NAME, "verdict"))
+    assert f"): {label} (you said {wrong} ✗) — " in browser.find_element(By.CLASS_NAME, "player").text
+    assert browser.find_element(By.CLASS_NAME, "payout").text == f"Payout: {payout} (you said {payout + 1} ✗)"
