@@ -63,8 +63,10 @@ def picture(drill: DrillRow) -> bytes:
 
 
 def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
-    """Deal and store a drill; the clock starts now."""
+    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded (the
+    first picture waited seconds for them, counted as the trainee's time)."""
     rules = rules_from_spec(rules_spec)
+    _faces()
     seed = random.SystemRandom().randrange(2**31)
     banker, player, stake = deal(seed, rules)
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),

@@ -119,3 +119,25 @@ def test_the_picture_is_a_jpeg_of_the_drill_and_the_same_each_time(app) -> None:
         assert image.shape == (720, 960, 3)
         assert client.get(drill["image"]).content == first.content
         assert client.get("/v1/trainer/drills/999/image.jpg").status_code == 404
+
+
+def test_the_clock_leaves_out_the_first_pictures_wait_for_the_faces(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first picture a server draws waits seconds for the renderer's faces; the clock, started at the
+    deal, counted that wait as the trainee's."""
+    import time
+
+    from oxeye.service import trainer
+
+    def slow_library(cache):
+        time.sleep(1.5)
+        return library(cache)
+
+    library = trainer.load_library
+    monkeypatch.setattr(trainer, "load_library", slow_library)
+    trainer._faces.cache_clear()
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "noa", "rules": "tau-ngau-pagat"}).json()
+        assert client.get(drill["image"]).status_code == 200
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": "No Bull", "payout": "0"}).json()
+    trainer._faces.cache_clear()  # not the slow one's
+    assert grade["seconds"] < 1
