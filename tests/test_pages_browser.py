@@ -488,3 +488,24 @@ def test_trainer_marks_the_trainees_answer_wrong_not_the_right_one(server, brows
     _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed() and d.find_element(By.CLASS_NAME, "verdict"))
     assert f"): {label} (you said {wrong} ✗) — " in browser.find_element(By.CLASS_NAME, "player").text
     assert browser.find_element(By.CLASS_NAME, "payout").text == f"Payout: {payout} (you said {payout + 1} ✗)"
+
+
+def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> None:
+    """Focus stayed on the trainee's name after a deal (three tabs from the answer) and fell to the page's
+    end after the grade, the disabled Answer button losing it, with the next Deal behind it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("kai" + Keys.ENTER)
+    focused = "return document.activeElement.id"
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(focused) == "label")
+    ActionChains(browser).send_keys(Keys.TAB, "5", Keys.ENTER).perform()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.execute_script(focused) == "deal"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    _wait(browser, lambda d: d.execute_script(focused) == "label" and not d.find_element(By.ID, "grade").is_displayed())
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'kai'").fetchone() == (2, 1)
