@@ -22,6 +22,8 @@ from serving import free_port, start_server, stop_server
 
 # A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
 LAN_HOST = "oxeye.test"
+# What a page says of a request the server never answered (it is stopped, or the network is down).
+UNREACHABLE = "the page could not reach the server: try again once it is back"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="Debian's chromium and chromium-driver are not installed (make test installs them)")
@@ -422,7 +424,7 @@ def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
-    assert browser.find_element(By.ID, "history").text == "The record could not be loaded: Failed to fetch"
+    assert browser.find_element(By.ID, "history").text == f"The record could not be loaded: {UNREACHABLE}"
     assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
     assert not browser.find_element(By.ID, "submit").is_enabled()
 
@@ -509,3 +511,21 @@ def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> No
     _wait(browser, lambda d: d.execute_script(focused) == "label" and not d.find_element(By.ID, "grade").is_displayed())
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'kai'").fetchone() == (2, 1)
+
+
+def test_trainer_says_when_the_server_cannot_be_reached(browser, tmp_path: Path) -> None:
+    """With the server stopped an answer or a deal said only the browser's "Failed to fetch"."""
+    from selenium.webdriver.common.by import By
+
+    port = free_port()
+    process = start_server(tmp_path, port)
+    try:
+        _deal_to(browser, f"http://127.0.0.1:{port}", "lea")
+    finally:
+        stop_server(process)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == UNREACHABLE
+    assert browser.find_element(By.ID, "submit").is_enabled()  # to be sent again once the server is back
