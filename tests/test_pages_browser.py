@@ -529,3 +529,11 @@ def test_trainer_says_when_the_server_cannot_be_reached(browser, tmp_path: Path)
                     and d.find_element(By.CSS_SELECTOR, "#grade .error"))
     assert problem.text == UNREACHABLE
     assert browser.find_element(By.ID, "submit").is_enabled()  # to be sent again once the server is back
+
+
+def test_trainer_keeps_one_record_for_a_name_typed_with_a_trailing_space(server, browser) -> None:
+    """A phone's keyboard leaves a space after a word it completes: "ana " was another trainee than "ana",
+    her drills split between two records."""
+    _deal_to(browser, server[0], "ana ")
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT trainee FROM drills").fetchall() == [("ana",)]
