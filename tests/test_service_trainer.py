@@ -66,6 +66,8 @@ def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
     ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
     ({"label": "No Ox"}, 422, "payout"),
     ({"label": "Nothing", "payout": "1"}, 400, "not one of the drill's choices"),  # once graded wrong and kept
+    # kept whole in SQLite, but over the column's 40 characters, which PostgreSQL refuses (a 500)
+    ({"label": "No Ox", "payout": "1" * 41}, 422, "payout: String should have at most 40 characters"),
 ])
 def test_bad_answers(app, body: dict, status: int, message: str) -> None:
     with TestClient(app) as client:
