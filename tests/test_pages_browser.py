@@ -537,3 +537,18 @@ def test_trainer_keeps_one_record_for_a_name_typed_with_a_trailing_space(server,
     _deal_to(browser, server[0], "ana ")
     with sqlite3.connect(server[1]) as db:
         assert db.execute("SELECT trainee FROM drills").fetchall() == [("ana",)]
+
+
+def test_upload_page_hides_the_last_photos_drawing_when_it_cannot_draw_this_one(server, browser, tmp_path: Path) -> None:
+    """The stylesheet's `canvas { display: block }` outweighed the `hidden` the page set on the canvas: the
+    last photo stayed drawn, with its hands, under the next photo's answer."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "annotated").is_displayed()
+          and d.execute_script("return document.getElementById('annotated').width === 480"))
+    browser.execute_script("window.createImageBitmap = async () => { throw new DOMException('unreadable'); };")
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: "cannot show the photo itself" in d.find_element(By.ID, "seen").text)
+    assert not browser.find_element(By.ID, "annotated").is_displayed()
