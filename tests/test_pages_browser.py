@@ -552,3 +552,25 @@ def test_upload_page_hides_the_last_photos_drawing_when_it_cannot_draw_this_one(
     browser.find_element(By.ID, "evaluate").click()
     _wait(browser, lambda d: "cannot show the photo itself" in d.find_element(By.ID, "seen").text)
     assert not browser.find_element(By.ID, "annotated").is_displayed()
+
+
+def test_trainer_shows_no_picture_but_the_drills_own(server, browser) -> None:
+    """A browser shows an image until the next one it is given has loaded: on a slow line the last drill's
+    hands stayed in view under the new drill's question, to be answered from."""
+    from selenium.webdriver.common.by import By
+
+    _deal_to(browser, server[0], "ray")
+    _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 50,
+                                                                  "downloadThroughput": 20_000, "uploadThroughput": 20_000})
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.execute_script("return drill.id") == 2)
+    shown = "const i = document.getElementById('picture'); return [i.checkVisibility(), i.complete, i.src.includes('/2/')]"
+    assert browser.execute_script(shown) == [False, False, True]
+    _wait(browser, lambda d: d.execute_script(shown) == [True, True, True], 60)
+    # one that cannot be loaded (the server gone, the drill's record too) is said so, not left blank
+    browser.execute_script("document.getElementById('picture').src = '/v1/trainer/drills/99/image.jpg'")
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == "the drill's picture could not be loaded: deal again"
