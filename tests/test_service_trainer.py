@@ -143,3 +143,15 @@ def test_the_clock_leaves_out_the_first_pictures_wait_for_the_faces(app, monkeyp
         grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": "No Bull", "payout": "0"}).json()
     trainer._faces.cache_clear()  # not the slow one's
     assert grade["seconds"] < 1
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("%00", "a name cannot hold a control character"),  # PostgreSQL takes no NUL in a query: a 500 there
+    ("", "at least 1 character"),
+    ("x" * 101, "at most 100 characters"),
+])
+def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str, message: str) -> None:
+    """As a drill for such a trainee is refused, so is the look-up of their record, not answered empty."""
+    with TestClient(app) as client:
+        response = client.get(f"/v1/trainer/trainees/{name}")
+        assert response.status_code == 422 and message in response.json()["error"]
