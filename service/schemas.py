@@ -226,6 +226,8 @@ class GradeOut(BaseModel):
     payout_correct: bool
     label: str
     payout: float
+    payout_explanation: str = Field(description="who pays whom how many stakes, less the house's commission",
+                                    examples=["the banker pays the player 2 × the stake of 10"])
     player_explanation: str
     banker_label: str
     banker_explanation: str

@@ -13,9 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
-from oxeye.engine import Participant, settle
+from oxeye.engine import Participant, PersonResult, settle
 from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
+from oxeye.service.trainer import payout_reason
 from oxeye.vision.steady import Steadier
 from readings import rows_reading
 from serving import free_port, start_server, stop_server
@@ -121,13 +122,19 @@ def _problem(driver) -> str:
     return _wait(driver, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem")).text
 
 
-def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
-    """Worked out from what the ledger says was dealt, with the engine, not through the page."""
+def _right_result(database: Path, trainee: str) -> PersonResult:
+    """The player's result in the trainee's latest drill, worked out from what the ledger says was dealt,
+    with the engine, not through the page."""
     with sqlite3.connect(database) as db:
         rules, banker, player, stake = db.execute(
             "SELECT rules, banker, player, stake FROM drills WHERE trainee = ? ORDER BY id DESC", (trainee,)).fetchone()
-    result = settle(Participant("b", banker), [Participant("p", player, Decimal(stake))], load_rules(json.loads(rules)))
-    return result.players[0].evaluation.label, result.players[0].delta
+    return settle(Participant("b", banker), [Participant("p", player, Decimal(stake))], load_rules(json.loads(rules))).players[0]
+
+
+def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
+    """The player's best ox and payout in the trainee's latest drill."""
+    result = _right_result(database, trainee)
+    return result.evaluation.label, result.delta
 
 
 def _deal_to(driver, url: str, trainee: str) -> None:
@@ -489,7 +496,8 @@ def test_trainer_marks_the_trainees_answer_wrong_not_the_right_one(server, brows
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed() and d.find_element(By.CLASS_NAME, "verdict"))
     assert f"): {label} (you said {wrong} ✗) — " in browser.find_element(By.CLASS_NAME, "player").text
-    assert browser.find_element(By.CLASS_NAME, "payout").text == f"Payout: {payout} (you said {payout + 1} ✗)"
+    reason = payout_reason(_right_result(database, "ivy"))
+    assert browser.find_element(By.CLASS_NAME, "payout").text == f"Payout: {payout} (you said {payout + 1} ✗) — {reason}"
 
 
 def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> None:

@@ -155,3 +155,26 @@ def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str
     with TestClient(app) as client:
         response = client.get(f"/v1/trainer/trainees/{name}")
         assert response.status_code == 422 and message in response.json()["error"]
+
+
+@pytest.mark.parametrize(("banker", "player", "reason"), [
+    ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "the banker pays the player 7 × the stake of 10, less 3.5 to the house"),
+    ("KS QH JD KC QD", "10S 9H 8D 4C 4H", "the player pays the banker 7 × the stake of 10"),
+    ("KS QH JD KC QD", "KD QS JH KH QC", "no one pays: a push"),
+])
+def test_a_payout_is_explained(banker: str, player: str, reason: str) -> None:
+    """A wrong payout was graded with only the right number: nothing said how many stakes, or the house's cut."""
+    from oxeye.service.trainer import payout_reason
+
+    rules = load_rules("gnau")
+    result = settle(Participant("b", banker), [Participant("p", player, Decimal(10))], replace(rules, commission=Decimal("0.05")))
+    assert payout_reason(result.players[0]) == reason
+
+
+def test_a_grade_explains_its_payout(app) -> None:
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "uma"}).json()
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": "No Ox", "payout": "0"}).json()
+        payout = _truth(app, drill["id"])[1]
+        assert ("no one pays" if payout == 0 else f"× the stake of {drill['stake']}") in grade["payout_explanation"]
+        assert client.get("/v1/trainer/trainees/uma").json()["recent"][0]["payout_explanation"] == grade["payout_explanation"]
