@@ -369,12 +369,14 @@ def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
 def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
     """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     url, database = server
     _open(browser, f"{url}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("eve")
     browser.execute_script("const deal = document.getElementById('deal'); deal.click(); deal.click();")
     _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.execute_script("document.getElementById('submit').click(); document.getElementById('deal').click();")
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
@@ -422,12 +424,14 @@ def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) 
 def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     """The record's failure replaced the grade with its error and offered the drill again, to be refused (409)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     _deal_to(browser, server[0], "fay")
     browser.execute_script("""
         const fetched = window.fetch;
         window.fetch = (path, init) => path.includes("/trainees/") ? Promise.reject(new TypeError("Failed to fetch"))
           : fetched(path, init);""")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
@@ -449,10 +453,12 @@ def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -
 def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> None:
     """The name typed since the deal chose the record shown under the grade: another trainee's, or none."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     _deal_to(browser, server[0], "gus")
     trainee = browser.find_element(By.ID, "trainee")
     trainee.send_keys(" and hal")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
@@ -490,7 +496,8 @@ def test_trainer_marks_the_trainees_answer_wrong_not_the_right_one(server, brows
     url, database = server
     _deal_to(browser, url, "ivy")
     label, payout = _right_answer(database, "ivy")
-    wrong = next(option.text for option in Select(browser.find_element(By.ID, "label")).options if option.text != label)
+    wrong = next(option.text for option in Select(browser.find_element(By.ID, "label")).options
+                 if option.get_attribute("value") not in ("", label))
     Select(browser.find_element(By.ID, "label")).select_by_visible_text(wrong)
     browser.find_element(By.ID, "payout").send_keys(str(payout + 1))
     browser.find_element(By.ID, "submit").click()
@@ -512,7 +519,7 @@ def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> No
     browser.find_element(By.ID, "trainee").send_keys("kai" + Keys.ENTER)
     focused = "return document.activeElement.id"
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(focused) == "label")
-    ActionChains(browser).send_keys(Keys.TAB, "5", Keys.ENTER).perform()
+    ActionChains(browser).send_keys("n", Keys.TAB, "5", Keys.ENTER).perform()  # "n": the first choice so named
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
     assert browser.execute_script(focused) == "deal"
     ActionChains(browser).send_keys(Keys.ENTER).perform()
@@ -524,6 +531,7 @@ def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> No
 def test_trainer_says_when_the_server_cannot_be_reached(browser, tmp_path: Path) -> None:
     """With the server stopped an answer or a deal said only the browser's "Failed to fetch"."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     port = free_port()
     process = start_server(tmp_path, port)
@@ -531,6 +539,7 @@ def test_trainer_says_when_the_server_cannot_be_reached(browser, tmp_path: Path)
         _deal_to(browser, f"http://127.0.0.1:{port}", "lea")
     finally:
         stop_server(process)
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
@@ -582,3 +591,21 @@ def test_trainer_shows_no_picture_but_the_drills_own(server, browser) -> None:
     problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
                     and d.find_element(By.CSS_SELECTOR, "#grade .error"))
     assert problem.text == "the drill's picture could not be loaded: deal again"
+
+
+def test_trainer_asks_for_the_ox_rather_than_answering_the_first_one(server, browser) -> None:
+    """The first choice stood chosen: a trainee who gave only the payout was recorded as answering Five Dukes."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "pia")
+    browser.find_element(By.ID, "payout").send_keys("5" + Keys.ENTER)
+    assert browser.execute_script("return document.getElementById('label').validationMessage")
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT count(answered) FROM drills").fetchone() == (0,)
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text("Five Dukes")
+    browser.find_element(By.ID, "payout").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT answer_label FROM drills").fetchall() == [("Five Dukes",)]
