@@ -609,3 +609,19 @@ def test_trainer_asks_for_the_ox_rather_than_answering_the_first_one(server, bro
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
     with sqlite3.connect(server[1]) as db:
         assert db.execute("SELECT answer_label FROM drills").fetchall() == [("Five Dukes",)]
+
+
+def test_trainer_fits_a_phone_with_a_long_name(server, browser) -> None:
+    """A trainee named by an e-mail address, one long word, ran past a 375 px phone's edge in the record's
+    heading, the page scrolling sideways with the name cut off."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    _deal_to(browser, server[0], "firstname.lastname@casino-training.example.com")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 375
