@@ -158,7 +158,7 @@ def test_trainer_flow(server, browser) -> None:
     for round_number, correct in ((1, True), (2, False)):
         shown = browser.execute_script("return document.getElementById('picture').src")
         browser.find_element(By.ID, "deal").click()
-        # The new drill's picture, not the last round's (still shown until the new one is dealt).
+        # The new drill's picture, loaded, not the last round's.
         _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(
             "const i = document.getElementById('picture'); return i.src !== arguments[0] && i.complete && i.naturalWidth > 0",
             shown))
@@ -625,3 +625,24 @@ def test_trainer_fits_a_phone_with_a_long_name(server, browser) -> None:
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
     assert browser.execute_script("return document.documentElement.scrollWidth") == 375
+
+
+def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server, browser) -> None:
+    """The last drill stayed open while the next was dealt (seconds, the first time): answered meanwhile, its
+    grade was shown under the new drill, as the new one's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "quinn")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = async (path, init) => {
+          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, 3000));
+          return fetched(path, init);
+        };""")
+    browser.find_element(By.ID, "deal").click()
+    assert not browser.find_element(By.ID, "submit").is_displayed()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.execute_script("return drill.id") == 2
