@@ -646,3 +646,17 @@ def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server
     assert not browser.find_element(By.ID, "submit").is_displayed()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     assert browser.execute_script("return drill.id") == 2
+
+
+def test_live_page_stops_from_the_keyboard_as_it_started(server, browser) -> None:
+    """Start, disabled while the camera opened, lost the focus: Enter, which had started the camera, could not
+    stop it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera", 5)
