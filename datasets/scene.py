@@ -174,8 +174,9 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
 
 
 def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Face, hand: int, table: np.ndarray,
-                tilt: float) -> None:
-    """Draw one face at table placement ``table`` (face-centred units scaled to table units)."""
+                tilt: float, lamp: bool = True) -> None:
+    """Draw one face at table placement ``table`` (face-centred units scaled to table units); a glossy one
+    may catch the ``lamp``'s glare."""
     fw, fh = face.size
     to_image = h @ table @ np.array([[1, 0, -fw / 2], [0, 1, -fh / 2], [0, 0, 1]])
     scale = _local_scale(to_image, np.array([fw / 2, fh / 2]))
@@ -185,7 +186,7 @@ def _place_face(scene: Scene, rng: np.random.Generator, h: np.ndarray, face: Fac
     if face.code.count("-"):
         depth = fh * scale * 0.08 * (0.3 + np.sin(np.radians(tilt)))
         thickness = np.array([rng.normal(0, 0.3), 1.0]) * depth
-    glare = face.glossy and rng.random() < 0.35
+    glare = lamp and face.glossy and rng.random() < 0.35
     roi = _composite(scene, rng, face.levels[level], matrix, len(scene.items), rng.uniform(0.2, 0.5), glare, thickness)
     if roi is not None:
         scene.items.append(Placed(face, hand, to_image, roi))
@@ -353,8 +354,9 @@ def _fit_anchor(h: np.ndarray, centre: np.ndarray, scale: float, angle: float, f
 
 def render_hands(rng: np.random.Generator, library: Library, kind: str, hands: list[list[str]],
                  size: tuple[int, int]) -> Scene:
-    """Known hands laid in rows, top to bottom, under a camera straight above: pictures in which every
-    code must be readable (the dealer trainer's drills, the detector's read-back checks)."""
+    """Known hands laid in rows, top to bottom, under a camera straight above and no lamp's glare (it burns
+    pips and indices out): pictures in which every code must be readable (the dealer trainer's drills, the
+    detector's read-back checks)."""
     width, height = size
     scene = _table(rng, np.eye(3), size)
     deck_name = library.pick_deck(rng, kind)
@@ -366,6 +368,7 @@ def render_hands(rng: np.random.Generator, library: Library, kind: str, hands: l
     for row, codes in enumerate(hands):
         hand_table = _affine(width / 2, (row + 0.5) * row_height, rng.normal(0, 2))
         for code, (dx, dy, angle) in zip(codes, _arrangement(rng, "row", fw * scale, fh * scale)):
-            _place_face(scene, rng, np.eye(3), faces[code], row, hand_table @ _affine(dx, dy, angle, scale), 0.0)
+            _place_face(scene, rng, np.eye(3), faces[code], row, hand_table @ _affine(dx, dy, angle, scale), 0.0,
+                        lamp=False)
     scene.hands = [("row", len(codes)) for codes in hands]
     return scene

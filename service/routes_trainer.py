@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
 from oxeye.service import trainer
@@ -11,7 +13,7 @@ from oxeye.service.deps import Db
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
-from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId
+from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId, TraineeName
 
 router = APIRouter(prefix="/v1/trainer", tags=["trainer"], responses={400: {"model": Problem}, 404: {"model": Problem}})
 
@@ -53,8 +55,8 @@ def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
 
 
 @router.get("/trainees/{trainee:path}", response_model=HistoryOut)
-def history(trainee: str, db: Db) -> HistoryOut:
+def history(trainee: Annotated[TraineeName, Path()], db: Db) -> HistoryOut:
     """A trainee's record: how many drills, how many right, how fast, and the latest ones (a name may hold
-    a slash, sent as %2F)."""
+    a slash, sent as %2F); a name no drill can be dealt to is refused, as at the deal."""
     drills = trainer.history(db, trainee)
     return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])

@@ -215,7 +215,8 @@ class DrillOut(BaseModel):
 
 class AnswerIn(RequestModel):
     label: str = Field(description="the player's best ox, one of the drill's choices")
-    payout: str = Field(description="what the player wins (negative: pays), in chips", examples=["-10", "30"])
+    # at most the stored answer's 40 characters: PostgreSQL refuses a longer one (a 500)
+    payout: str = Field(max_length=40, description="what the player wins (negative: pays), in chips", examples=["-10", "30"])
 
 
 class GradeOut(BaseModel):
@@ -225,6 +226,8 @@ class GradeOut(BaseModel):
     payout_correct: bool
     label: str
     payout: Amount
+    payout_explanation: str = Field(description="who pays whom how many stakes, less the house's commission",
+                                    examples=["the banker pays the player 2 × the stake of 10"])
     player_explanation: str
     banker_label: str
     banker_explanation: str

@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from oxeye.engine import Evaluation, HouseRules, Participant, settle
+from oxeye.engine import Evaluation, HouseRules, Participant, PersonResult, settle
 from oxeye.engine.cards import full_deck
 from oxeye.engine.stats import labels
 from oxeye.engine.tiles import chinese_set
@@ -21,6 +21,7 @@ from oxeye.datasets.build import load_library
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.scene import Library, render_hands
 from oxeye.service.db import DrillRow, writing
+from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
 
@@ -63,8 +64,10 @@ def picture(drill: DrillRow) -> bytes:
 
 
 def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
-    """Deal and store a drill; the clock starts now."""
+    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded (the
+    first picture waited seconds for them, counted as the trainee's time)."""
     rules = rules_from_spec(rules_spec)
+    _faces()
     seed = random.SystemRandom().randrange(2**31)
     banker, player, stake = deal(seed, rules)
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
@@ -83,6 +86,7 @@ class Grade:
     payout_correct: bool
     label: str
     payout: Decimal
+    payout_explanation: str
     player_explanation: str
     banker_label: str
     banker_explanation: str
@@ -100,15 +104,15 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     if not given.is_finite():
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
     truth = _truth(drill)
-    player, _, payout_due = truth
-    if label not in label_choices(player.rules):
+    player = truth[0]
+    if label not in label_choices(player.evaluation.rules):
         raise ServiceError(f"{label!r} is not one of the drill's choices (the deal lists them)")
     # Kept only where no answer is yet: two sent at once (a double click, a second tab) once both
     # passed the check above, and the later overwrote the first.
     with writing(session):
         kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
-            answered=datetime.now(UTC), answer_label=label, answer_payout=str(given), ox_correct=label == player.label,
-            payout_correct=given == payout_due))
+            answered=datetime.now(UTC), answer_label=label, answer_payout=str(given),
+            ox_correct=label == player.evaluation.label, payout_correct=given == player.delta))
         if kept.rowcount != 1:
             raise _answered_already(drill)
         session.commit()
@@ -125,17 +129,28 @@ def grade_of(drill: DrillRow) -> Grade:
     return _grade(drill, _truth(drill))
 
 
-def _grade(drill: DrillRow, truth: tuple[Evaluation, Evaluation, Decimal]) -> Grade:
-    player, banker, payout_due = truth
-    return Grade(bool(drill.ox_correct), bool(drill.payout_correct), player.label, payout_due,
+def _grade(drill: DrillRow, truth: tuple[PersonResult, Evaluation]) -> Grade:
+    result, banker = truth
+    player = result.evaluation
+    return Grade(bool(drill.ox_correct), bool(drill.payout_correct), player.label, result.delta, payout_reason(result),
                  player.best.explanation, banker.label, banker.best.explanation, seconds(drill))
 
 
-def _truth(drill: DrillRow) -> tuple[Evaluation, Evaluation, Decimal]:
-    """The player's reading, the banker's, and what the player wins (negative: pays) at the drill's stake."""
+def _truth(drill: DrillRow) -> tuple[PersonResult, Evaluation]:
+    """The player's result (its reading, what it wins, negative: pays, at the drill's stake) and the banker's reading."""
     result = settle(Participant("banker", drill.banker), [Participant("player", drill.player, Decimal(drill.stake))],
                     rules_from_spec(drill.rules))
-    return result.players[0].evaluation, result.banker_evaluation, result.players[0].delta
+    return result.players[0], result.banker_evaluation
+
+
+def payout_reason(result: PersonResult) -> str:
+    """How a player's payout is made up, for a trainee who got it wrong: who pays whom how many stakes,
+    less the house's commission."""
+    if not result.units:
+        return "no one pays" + (": a push" if result.outcome == "push" else "")
+    payer, paid = ("the banker", "the player") if result.units > 0 else ("the player", "the banker")
+    reason = f"{payer} pays {paid} {abs(result.units)} × the stake of {number(result.stake)}"
+    return reason + (f", less {number(result.commission)} to the house" if result.commission else "")
 
 
 def seconds(drill: DrillRow) -> float:

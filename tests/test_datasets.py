@@ -273,6 +273,25 @@ def test_render_hands_draws_exactly_the_given_hands() -> None:
     assert tops[0] < tops[1]
 
 
+@pytest.mark.parametrize("kind", ["cards", "tiles"])
+def test_render_hands_puts_no_glare_on_a_face(kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lamp's glare burnt a drill's pips and indices out to white (a 6-6 read as ?-6): the trainee could
+    not read the hands being asked about. Training scenes keep their glare."""
+    import numpy as np
+
+    from oxeye.datasets import scene as scenes
+    from oxeye.datasets.build import load_library
+
+    glares: list[bool] = []
+    composite = scenes._composite
+    monkeypatch.setattr(scenes, "_composite", lambda *args: glares.append(args[6]) or composite(*args))
+    library = load_library(tmp_path / "no-decks")
+    codes = ["AS", "10H", "QD", "3C", "7S"] if kind == "cards" else ["6-6", "4-2", "5-3", "1-1", "3-2"]
+    for seed in range(12):
+        scenes.render_hands(np.random.default_rng(seed), library, kind, [codes, codes], (480, 360))
+    assert len(glares) == 12 * 10 and not any(glares)
+
+
 def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "ds"
     out.mkdir()

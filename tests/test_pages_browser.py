@@ -16,15 +16,18 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from oxeye.engine import Participant, settle
+from oxeye.engine import Participant, PersonResult, settle
 from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
+from oxeye.service.trainer import payout_reason
 from oxeye.vision.steady import Steadier
 from readings import portrait_as_a_phone_stores_it, rows_reading
 from serving import free_port, start_server, stop_server
 
 # A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
 LAN_HOST = "oxeye.test"
+# What a page says of a request the server never answered (it is stopped, or the network is down).
+UNREACHABLE = "the page could not reach the server: try again once it is back"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="Debian's chromium and chromium-driver are not installed (make test installs them)")
@@ -122,13 +125,29 @@ def _problem(driver) -> str:
     return _wait(driver, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem")).text
 
 
-def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
-    """Worked out from what the ledger says was dealt, with the engine, not through the page."""
+def _right_result(database: Path, trainee: str) -> PersonResult:
+    """The player's result in the trainee's latest drill, worked out from what the ledger says was dealt,
+    with the engine, not through the page."""
     with sqlite3.connect(database) as db:
         rules, banker, player, stake = db.execute(
             "SELECT rules, banker, player, stake FROM drills WHERE trainee = ? ORDER BY id DESC", (trainee,)).fetchone()
-    result = settle(Participant("b", banker), [Participant("p", player, Decimal(stake))], load_rules(json.loads(rules)))
-    return result.players[0].evaluation.label, result.players[0].delta
+    return settle(Participant("b", banker), [Participant("p", player, Decimal(stake))], load_rules(json.loads(rules))).players[0]
+
+
+def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
+    """The player's best ox and payout in the trainee's latest drill."""
+    result = _right_result(database, trainee)
+    return result.evaluation.label, result.delta
+
+
+def _deal_to(driver, url: str, trainee: str) -> None:
+    """The trainer page with a drill dealt to ``trainee``, on show."""
+    from selenium.webdriver.common.by import By
+
+    _open(driver, f"{url}/trainer")
+    driver.find_element(By.ID, "trainee").send_keys(trainee)
+    driver.find_element(By.ID, "deal").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "drill").is_displayed())
 
 
 def test_trainer_flow(server, browser) -> None:
@@ -142,7 +161,7 @@ def test_trainer_flow(server, browser) -> None:
     for round_number, correct in ((1, True), (2, False)):
         shown = browser.execute_script("return document.getElementById('picture').src")
         browser.find_element(By.ID, "deal").click()
-        # The new drill's picture, not the last round's (still shown until the new one is dealt).
+        # The new drill's picture, loaded, not the last round's.
         _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(
             "const i = document.getElementById('picture'); return i.src !== arguments[0] && i.complete && i.naturalWidth > 0",
             shown))
@@ -269,10 +288,7 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
     from selenium.webdriver.support.ui import Select
 
     url, database = server
-    _open(browser, f"{url}/trainer")
-    browser.find_element(By.ID, "trainee").send_keys("Ana / table 3")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    _deal_to(browser, url, "Ana / table 3")
     label, payout = _right_answer(database, "Ana / table 3")
     Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
     browser.find_element(By.ID, "payout").send_keys(str(payout))
@@ -382,12 +398,14 @@ def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
 def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
     """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     url, database = server
     _open(browser, f"{url}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("eve")
     browser.execute_script("const deal = document.getElementById('deal'); deal.click(); deal.click();")
     _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.execute_script("document.getElementById('submit').click(); document.getElementById('deal').click();")
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
@@ -435,19 +453,18 @@ def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) 
 def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     """The record's failure replaced the grade with its error and offered the drill again, to be refused (409)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
-    _open(browser, f"{server[0]}/trainer")
-    browser.find_element(By.ID, "trainee").send_keys("fay")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    _deal_to(browser, server[0], "fay")
     browser.execute_script("""
         const fetched = window.fetch;
         window.fetch = (path, init) => path.includes("/trainees/") ? Promise.reject(new TypeError("Failed to fetch"))
           : fetched(path, init);""")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
-    assert browser.find_element(By.ID, "history").text == "The record could not be loaded: Failed to fetch"
+    assert browser.find_element(By.ID, "history").text == f"The record could not be loaded: {UNREACHABLE}"
     assert browser.find_element(By.CLASS_NAME, "verdict").is_displayed()
     assert not browser.find_element(By.ID, "submit").is_enabled()
 
@@ -465,13 +482,12 @@ def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -
 def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> None:
     """The name typed since the deal chose the record shown under the grade: another trainee's, or none."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
-    _open(browser, f"{server[0]}/trainer")
+    _deal_to(browser, server[0], "gus")
     trainee = browser.find_element(By.ID, "trainee")
-    trainee.send_keys("gus")
-    browser.find_element(By.ID, "deal").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     trainee.send_keys(" and hal")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
@@ -498,3 +514,178 @@ def test_api_docs_render_with_no_internet(server, browser) -> None:
     browser.get(f"{server[0]}/docs")
     operations = _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"))
     assert "/v1/tables/{table_id}/rounds" in {o.get_attribute("data-path") for o in operations}
+
+
+def test_trainer_marks_the_trainees_answer_wrong_not_the_right_one(server, browser) -> None:
+    """A wrong answer showed the right label and payout each with a ✗, read as wrong themselves, and never
+    what the trainee had said."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _deal_to(browser, url, "ivy")
+    label, payout = _right_answer(database, "ivy")
+    wrong = next(option.text for option in Select(browser.find_element(By.ID, "label")).options
+                 if option.get_attribute("value") not in ("", label))
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(wrong)
+    browser.find_element(By.ID, "payout").send_keys(str(payout + 1))
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed() and d.find_element(By.CLASS_NAME, "verdict"))
+    assert f"): {label} (you said {wrong} ✗) — " in browser.find_element(By.CLASS_NAME, "player").text
+    reason = payout_reason(_right_result(database, "ivy"))
+    assert browser.find_element(By.CLASS_NAME, "payout").text == f"Payout: {payout} (you said {payout + 1} ✗) — {reason}"
+
+
+def test_trainer_runs_drill_after_drill_from_the_keyboard(server, browser) -> None:
+    """Focus stayed on the trainee's name after a deal (three tabs from the answer) and fell to the page's
+    end after the grade, the disabled Answer button losing it, with the next Deal behind it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("kai" + Keys.ENTER)
+    focused = "return document.activeElement.id"
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script(focused) == "label")
+    ActionChains(browser).send_keys("n", Keys.TAB, "5", Keys.ENTER).perform()  # "n": the first choice so named
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.execute_script(focused) == "deal"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    _wait(browser, lambda d: d.execute_script(focused) == "label" and not d.find_element(By.ID, "grade").is_displayed())
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'kai'").fetchone() == (2, 1)
+
+
+def test_trainer_says_when_the_server_cannot_be_reached(browser, tmp_path: Path) -> None:
+    """With the server stopped an answer or a deal said only the browser's "Failed to fetch"."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    port = free_port()
+    process = start_server(tmp_path, port)
+    try:
+        _deal_to(browser, f"http://127.0.0.1:{port}", "lea")
+    finally:
+        stop_server(process)
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == UNREACHABLE
+    assert browser.find_element(By.ID, "submit").is_enabled()  # to be sent again once the server is back
+
+
+def test_trainer_keeps_one_record_for_a_name_typed_with_a_trailing_space(server, browser) -> None:
+    """A phone's keyboard leaves a space after a word it completes: "ana " was another trainee than "ana",
+    her drills split between two records."""
+    _deal_to(browser, server[0], "ana ")
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT trainee FROM drills").fetchall() == [("ana",)]
+
+
+def test_upload_page_hides_the_last_photos_drawing_when_it_cannot_draw_this_one(server, browser, tmp_path: Path) -> None:
+    """The stylesheet's `canvas { display: block }` outweighed the `hidden` the page set on the canvas: the
+    last photo stayed drawn, with its hands, under the next photo's answer."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "annotated").is_displayed()
+          and d.execute_script("return document.getElementById('annotated').width === 480"))
+    browser.execute_script("window.createImageBitmap = async () => { throw new DOMException('unreadable'); };")
+    browser.find_element(By.ID, "evaluate").click()
+    _wait(browser, lambda d: "cannot show the photo itself" in d.find_element(By.ID, "seen").text)
+    assert not browser.find_element(By.ID, "annotated").is_displayed()
+
+
+def test_trainer_shows_no_picture_but_the_drills_own(server, browser) -> None:
+    """A browser shows an image until the next one it is given has loaded: on a slow line the last drill's
+    hands stayed in view under the new drill's question, to be answered from."""
+    from selenium.webdriver.common.by import By
+
+    _deal_to(browser, server[0], "ray")
+    _wait(browser, lambda d: d.execute_script("const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0"))
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 50,
+                                                                  "downloadThroughput": 20_000, "uploadThroughput": 20_000})
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.execute_script("return drill.id") == 2)
+    shown = "const i = document.getElementById('picture'); return [i.checkVisibility(), i.complete, i.src.includes('/2/')]"
+    assert browser.execute_script(shown) == [False, False, True]
+    _wait(browser, lambda d: d.execute_script(shown) == [True, True, True], 60)
+    # one that cannot be loaded (the server gone, the drill's record too) is said so, not left blank
+    browser.execute_script("document.getElementById('picture').src = '/v1/trainer/drills/99/image.jpg'")
+    problem = _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed()
+                    and d.find_element(By.CSS_SELECTOR, "#grade .error"))
+    assert problem.text == "the drill's picture could not be loaded: deal again"
+
+
+def test_trainer_asks_for_the_ox_rather_than_answering_the_first_one(server, browser) -> None:
+    """The first choice stood chosen: a trainee who gave only the payout was recorded as answering Five Dukes."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "pia")
+    browser.find_element(By.ID, "payout").send_keys("5" + Keys.ENTER)
+    assert browser.execute_script("return document.getElementById('label').validationMessage")
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT count(answered) FROM drills").fetchone() == (0,)
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text("Five Dukes")
+    browser.find_element(By.ID, "payout").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    with sqlite3.connect(server[1]) as db:
+        assert db.execute("SELECT answer_label FROM drills").fetchall() == [("Five Dukes",)]
+
+
+def test_trainer_fits_a_phone_with_a_long_name(server, browser) -> None:
+    """A trainee named by an e-mail address, one long word, ran past a 375 px phone's edge in the record's
+    heading, the page scrolling sideways with the name cut off."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    _deal_to(browser, server[0], "firstname.lastname@casino-training.example.com")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 375
+
+
+def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server, browser) -> None:
+    """The last drill stayed open while the next was dealt (seconds, the first time): answered meanwhile, its
+    grade was shown under the new drill, as the new one's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "quinn")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = async (path, init) => {
+          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, 3000));
+          return fetched(path, init);
+        };""")
+    browser.find_element(By.ID, "deal").click()
+    assert not browser.find_element(By.ID, "submit").is_displayed()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.execute_script("return drill.id") == 2
+
+
+def test_live_page_stops_from_the_keyboard_as_it_started(server, browser) -> None:
+    """Start, disabled while the camera opened, lost the focus: Enter, which had started the camera, could not
+    stop it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera", 5)

@@ -112,7 +112,8 @@ def test_answers_sent_at_once_to_one_drill_grade_one_and_refuse_the_rest(tmp_pat
     server = start_server(tmp_path, port)
     try:
         for _ in range(5):
-            drill = httpx.post(f"{url}/v1/trainer/drills", json={"trainee": "kit", "rules": "gnau"}).json()
+            # the first deal waits for the picture's faces (seconds), as a drill's clock must not
+            drill = httpx.post(f"{url}/v1/trainer/drills", json={"trainee": "kit", "rules": "gnau"}, timeout=60).json()
             labels = drill["choices"][:8]
             with ThreadPoolExecutor(8) as pool:
                 answers = list(pool.map(lambda label: httpx.post(f"{url}/v1/trainer/drills/{drill['id']}/answer",

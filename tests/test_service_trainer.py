@@ -69,6 +69,8 @@ def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
     ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
     ({"label": "No Ox"}, 422, "payout"),
     ({"label": "Nothing", "payout": "1"}, 400, "not one of the drill's choices"),  # once graded wrong and kept
+    # kept whole in SQLite, but over the column's 40 characters, which PostgreSQL refuses (a 500)
+    ({"label": "No Ox", "payout": "1" * 41}, 422, "payout: String should have at most 40 characters"),
 ])
 def test_bad_answers(app, body: dict, status: int, message: str) -> None:
     with TestClient(app) as client:
@@ -122,3 +124,60 @@ def test_the_picture_is_a_jpeg_of_the_drill_and_the_same_each_time(app) -> None:
         assert image.shape == (720, 960, 3)
         assert client.get(drill["image"]).content == first.content
         assert client.get("/v1/trainer/drills/999/image.jpg").status_code == 404
+
+
+def test_the_clock_leaves_out_the_first_pictures_wait_for_the_faces(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first picture a server draws waits seconds for the renderer's faces; the clock, started at the
+    deal, counted that wait as the trainee's."""
+    import time
+
+    from oxeye.service import trainer
+
+    def slow_library(cache):
+        time.sleep(1.5)
+        return library(cache)
+
+    library = trainer.load_library
+    monkeypatch.setattr(trainer, "load_library", slow_library)
+    trainer._faces.cache_clear()
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "noa", "rules": "tau-ngau-pagat"}).json()
+        assert client.get(drill["image"]).status_code == 200
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": "No Bull", "payout": "0"}).json()
+    trainer._faces.cache_clear()  # not the slow one's
+    assert grade["seconds"] < 1
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("%00", "a name cannot hold a control character"),  # PostgreSQL takes no NUL in a query: a 500 there
+    ("", "at least 1 character"),
+    ("x" * 101, "at most 100 characters"),
+])
+def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str, message: str) -> None:
+    """As a drill for such a trainee is refused, so is the look-up of their record, not answered empty."""
+    with TestClient(app) as client:
+        response = client.get(f"/v1/trainer/trainees/{name}")
+        assert response.status_code == 422 and message in response.json()["error"]
+
+
+@pytest.mark.parametrize(("banker", "player", "reason"), [
+    ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "the banker pays the player 7 × the stake of 10, less 3.5 to the house"),
+    ("KS QH JD KC QD", "10S 9H 8D 4C 4H", "the player pays the banker 7 × the stake of 10"),
+    ("KS QH JD KC QD", "KD QS JH KH QC", "no one pays: a push"),
+])
+def test_a_payout_is_explained(banker: str, player: str, reason: str) -> None:
+    """A wrong payout was graded with only the right number: nothing said how many stakes, or the house's cut."""
+    from oxeye.service.trainer import payout_reason
+
+    rules = load_rules("gnau")
+    result = settle(Participant("b", banker), [Participant("p", player, Decimal(10))], replace(rules, commission=Decimal("0.05")))
+    assert payout_reason(result.players[0]) == reason
+
+
+def test_a_grade_explains_its_payout(app) -> None:
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "uma"}).json()
+        grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": "No Ox", "payout": "0"}).json()
+        payout = _truth(app, drill["id"])[1]
+        assert ("no one pays" if payout == 0 else f"× the stake of {drill['stake']}") in grade["payout_explanation"]
+        assert client.get("/v1/trainer/trainees/uma").json()["recent"][0]["payout_explanation"] == grade["payout_explanation"]

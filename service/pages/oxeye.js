@@ -7,9 +7,19 @@ const $ = (id) => document.getElementById(id);
 async function api(path, body) {
   const init = body === undefined ? {} : body instanceof FormData ? {method: "POST", body}
     : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, init);
+  const response = await reach(path, init);
   if (!response.ok) throw await failure(response);
   return response.json();
+}
+
+// The server's response, or why there is none in words: the browser said only "Failed to fetch" of a
+// server stopped or a network gone.
+async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch {
+    throw new Error("the page could not reach the server: try again once it is back");
+  }
 }
 
 // A refused request's reason: the service's {"error"}, or the status of an answer that is not the
