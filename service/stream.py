@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import annotated_jpeg
-from oxeye.vision.images import opencv_quiet, read_image
+from oxeye.vision.images import Decoded, opencv_quiet, read_image
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
@@ -176,5 +176,5 @@ class Stream:
         self.jpegs.close()
 
     def _picture(self, frame: np.ndarray) -> bytes:
-        steady, scored = self.table.frame(frame)
+        steady, scored = self.table.frame(Decoded.whole(frame))
         return annotated_jpeg(frame, steady.reading, scored)
