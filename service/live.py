@@ -10,11 +10,10 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
-
 from oxeye.engine import HouseRules
 from oxeye.service.photo import score_photo, table_kinds
 from oxeye.vision.detector import Detector
+from oxeye.vision.images import Decoded
 from oxeye.vision.steady import Steadier, Steady
 
 
@@ -42,9 +41,9 @@ class LiveTable:
         self.steadier = Steadier(settle_frames)
         self.read_at: int | None = None  # the size the last frame was read at: the next is read at it first
 
-    def frame(self, image: np.ndarray) -> tuple[Steady, dict[str, Any]]:
-        """The frame steadied, and its scored JSON (see ``score_steady``)."""
-        reading = self.detector.read(image, kinds=table_kinds(self.rules), start=self.read_at)
+    def frame(self, photo: Decoded) -> tuple[Steady, dict[str, Any]]:
+        """The frame steadied, and its scored JSON (see ``score_steady``), in the pixels of the frame sent."""
+        reading = self.detector.read(photo.pixels, kinds=table_kinds(self.rules), start=self.read_at)
         self.read_at = reading.read_at
-        steady = self.steadier.update(reading)
+        steady = self.steadier.update(photo.in_photo(reading))
         return steady, score_steady(steady, self.rules, self.banker, self.stakes)

@@ -85,8 +85,7 @@ def _answer(table: LiveTable, data: bytes | None, settings: Settings) -> dict[st
     """One frame decoded (with the upload checks), read, steadied and scored: run in a worker thread."""
     if data is None:
         raise ServiceError("send each frame as one binary message holding a JPEG, not as text")
-    image = decode_upload(data, settings.max_upload_bytes, settings.max_pixels)
-    return table.frame(image)[1]
+    return table.frame(decode_upload(data, settings))[1]
 
 
 @router.get("/stream.mjpg", response_class=StreamingResponse, responses={

@@ -26,7 +26,8 @@ FIELDS = ("image", "rules", "banker", "stakes", "keep")
 
 
 async def _read(request: Request, image: UploadFile, rules: str, banker: int, stakes: str, keep: bool):  # type: ignore[no-untyped-def]
-    """Check the form, decode the photo, read it and score it: (photo, reading, scored).
+    """Check the form, decode the photo, read it and score it: (photo as decoded, its reading, scored in the
+    pixels of the photo sent).
 
     Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
     settings = request.app.state.settings
@@ -41,12 +42,12 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
                            f"not in the query (the form takes {', '.join(FIELDS)})", 422)
     house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes, banker)
     data = await image.read(settings.max_upload_bytes + 1)
-    photo = await run_in_threadpool(decode_upload, data, settings.max_upload_bytes, settings.max_pixels)
-    reading = await run_in_threadpool(detector(request.app.state).read, photo, kinds=table_kinds(house_rules))
-    scored = score_photo(reading, house_rules, banker, stake_map)
+    photo = await run_in_threadpool(decode_upload, data, settings)
+    reading = await run_in_threadpool(detector(request.app.state).read, photo.pixels, kinds=table_kinds(house_rules))
+    scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map)
     if keep:
         scored["kept"] = await run_in_threadpool(keep_photo, settings.data_dir / "photos", data)
-    return photo, reading, scored
+    return photo.pixels, reading, scored
 
 
 @router.post("/evaluate")

@@ -7,6 +7,7 @@ from importlib import metadata
 from pathlib import Path
 
 from sqlalchemy.engine import URL
+from oxeye.vision.images import MAX_JPEG_PIXELS
 
 VERSION = metadata.version("oxeye")
 
@@ -19,8 +20,9 @@ class Settings:
     db_url: str | None = None  # a SQLAlchemy URL; default: SQLite in data_dir (WAL mode)
     api_key: str | None = None  # when set, endpoints that change the ledger need it in X-API-Key
     model: Path | None = None  # the detector (ONNX); default: the shipped models/oxeye.onnx
-    max_upload_bytes: int = 20_000_000
-    max_pixels: int = 40_000_000  # checked from the header, before decoding: no decompression bombs
+    max_upload_bytes: int = 50_000_000  # a phone's 48-megapixel JPEG is 10 to 25 MB, a 200-megapixel one up to 50
+    max_pixels: int = 40_000_000  # decoded whole (PNG, WebP); checked from the header: no decompression bombs
+    max_jpeg_pixels: int = MAX_JPEG_PIXELS  # a JPEG, decoded reduced (vision.images.WORKING_SIDE)
     settle_frames: int = 5  # live: frames a hand must read the same before it is scored
     source: str | None = None  # a camera index, video file or stream URL served annotated at /v1/stream.mjpg
     stream_rules: str = "gnau"  # the stream's house rules (a preset, or inline JSON)

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import annotated_jpeg
-from oxeye.vision.images import opencv_quiet, read_image
+from oxeye.vision.images import Decoded, opencv_quiet, read_reduced
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
@@ -77,8 +77,8 @@ def _photo(path: Path) -> Photo | None:
     except UnidentifiedImageError:
         return None
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        pass  # a photo, truncated or too large: read_image says which
-    return Photo(read_image(path))
+        pass  # a photo, truncated or too large: read_reduced says which
+    return Photo(read_reduced(path).pixels)  # streamed, and read, as decoded: a large JPEG reduced
 
 
 def _capture(spec: str) -> cv2.VideoCapture:
@@ -176,5 +176,5 @@ class Stream:
         self.jpegs.close()
 
     def _picture(self, frame: np.ndarray) -> bytes:
-        steady, scored = self.table.frame(frame)
+        steady, scored = self.table.frame(Decoded.whole(frame))
         return annotated_jpeg(frame, steady.reading, scored)

@@ -7,23 +7,23 @@ import hashlib
 import secrets
 from pathlib import Path
 
-import numpy as np
-
 from oxeye.service.errors import ServiceError
-from oxeye.vision.images import PhotoError, decode_photo, make_folder
+from oxeye.service.settings import Settings
+from oxeye.vision.images import Decoded, PhotoError, decode_reduced, make_folder
 
 STATUS = {"empty": 400, "not_image": 415, "corrupt": 400, "too_large": 413}  # by PhotoError.reason
 
 
-def decode_upload(data: bytes, max_bytes: int, max_pixels: int) -> np.ndarray:
-    """The uploaded photo as an upright BGR array, or a ServiceError with a 4xx status saying what is wrong."""
+def decode_upload(data: bytes, settings: Settings) -> Decoded:
+    """The uploaded photo, upright (a large JPEG decoded reduced), or a ServiceError with a 4xx status saying what
+    is wrong."""
     if not data:
         raise ServiceError("the upload is empty: send a JPEG or PNG photo", 400)
-    if len(data) > max_bytes:
+    if len(data) > settings.max_upload_bytes:
         # not its size: a form's photo is read only to one byte past the limit
-        raise ServiceError(f"the upload is too large: the limit is {max_bytes:,} bytes", 413)
+        raise ServiceError(f"the upload is too large: the limit is {settings.max_upload_bytes:,} bytes", 413)
     try:
-        return decode_photo(data, max_pixels)
+        return decode_reduced(data, settings.max_pixels, settings.max_jpeg_pixels)
     except PhotoError as error:
         raise ServiceError(str(error), STATUS[error.reason]) from None
 

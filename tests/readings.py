@@ -1,5 +1,5 @@
 """Readings made by hand for tests: hands of items laid in rows, as the detector would report them; photos
-labelled as the real card photos are, for ``oxeye evaluate --real``; and a phone's portrait photo."""
+labelled as the real card photos are, for ``oxeye evaluate --real``; a phone's portrait photo, and a huge one's header."""
 
 from __future__ import annotations
 
@@ -43,3 +43,12 @@ def portrait_as_a_phone_stores_it() -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
     return buffer.getvalue()
+
+
+def jpeg_header_saying(width: int, height: int) -> bytes:
+    """A small JPEG whose header says it is ``width`` x ``height`` pixels (a few hundred bytes that would decode
+    to many megapixels)."""
+    data = bytearray(cv2.imencode(".jpg", np.full((16, 16, 3), 90, np.uint8))[1].tobytes())
+    frame = data.index(b"\xff\xc0")  # baseline start of frame: marker, length, precision, height, width
+    data[frame + 5:frame + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    return bytes(data)

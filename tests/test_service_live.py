@@ -191,7 +191,7 @@ def test_a_real_server_takes_frames_up_to_the_upload_limit_and_closes_on_one_ove
 
     async def talk() -> tuple[dict, ConnectionClosedError]:
         async with connect(f"ws://127.0.0.1:{port}/v1/live", max_size=None) as socket:
-            await socket.send(b"\xff\xd8" + bytes(limit - 2))  # 20 MB that are no picture
+            await socket.send(b"\xff\xd8" + bytes(limit - 2))  # the limit's bytes, no picture
             answer = json.loads(await socket.recv())
             await socket.send(bytes(limit + 1))
             with pytest.raises(ConnectionClosedError) as closed:

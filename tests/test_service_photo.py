@@ -14,7 +14,8 @@ from PIL import Image
 
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
-from oxeye.vision.reading import Reading
+from oxeye.vision.reading import Hand, Item, Reading
+from readings import jpeg_header_saying
 
 
 def _jpeg(width: int = 320, height: int = 240) -> bytes:
@@ -130,7 +131,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
     (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
     (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),
-    (_png(20000, 10000), {}, 413, "more than the limit"),  # over Pillow's own limit: it raises on opening
+    (_png(20000, 10000), {}, 413, "20000 x 10000 pixels"),  # over Pillow's own limit: it raised on opening
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
     (_jpeg(), {"rules": '{"base": "gnau", "decks": 0}'}, 400, "option 'decks'"),
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
@@ -163,6 +164,67 @@ def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_pat
     for path in ("/v1/evaluate?rules=niuniu&banker=1", "/v1/evaluate/annotated.jpg?keep=true"):
         response = _post(client, _jpeg(), path)
         assert response.status_code == 422 and "in the form with the photo, not in the query" in response.json()["error"]
+    assert not (tmp_path / "photos").exists()
+
+
+class OneCardReader:
+    """A detector that reads one card at the same place of whatever frame it is given, and says what it was given."""
+
+    def __init__(self) -> None:
+        self.shapes: list[tuple[int, ...]] = []
+
+    def read(self, image: np.ndarray, kinds: tuple[str] | None = None, start: int | None = None) -> Reading:
+        self.shapes.append(image.shape)
+        item = Item("AS", "card", (100.0, 200.0, 300.5, 500.0), 0.9, hand=0, keypoints=((110.0, 210.0), (290.0, 490.0)))
+        return Reading(image.shape[1], image.shape[0], [item], [Hand(0, [0], ["AS"], item.box)], 416)
+
+
+@pytest.fixture()
+def phone_client(tmp_path: Path) -> TestClient:
+    """The service with its own limits, reading with ``OneCardReader``."""
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as test_client:
+        test_client.app.state.detector = OneCardReader()
+        yield test_client
+
+
+def _encoded(width: int, height: int) -> bytes:
+    """A phone's photo of a plain table: a few hundred kB of JPEG over many megapixels."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 90, 40)).save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def test_a_phone_s_48_megapixel_jpeg_is_read_and_answered_in_its_own_pixels(phone_client: TestClient) -> None:
+    """An iPhone's 8064 x 6048 JPEG was refused (413, over 40 million pixels); it is decoded at a quarter, read,
+    and its boxes given in the pixels of the photo sent, as the upload page draws them over it."""
+    out = _post(phone_client, _encoded(8064, 6048))
+    assert out.status_code == 200, out.json()
+    body = out.json()
+    assert (body["width"], body["height"]) == (8064, 6048)
+    assert body["items"][0]["box"] == [400.0, 800.0, 1202.0, 2000.0]
+    assert body["hands"][0]["box"] == [400.0, 800.0, 1202.0, 2000.0]
+    assert phone_client.app.state.detector.shapes == [(1512, 2016, 3)]
+    annotated = _post(phone_client, _encoded(8064, 6048), "/v1/evaluate/annotated.jpg")
+    assert cv2.imdecode(np.frombuffer(annotated.content, np.uint8), cv2.IMREAD_COLOR).shape == (1512, 2016, 3)
+
+
+def test_a_live_frame_decoded_reduced_is_answered_in_its_own_pixels(phone_client: TestClient) -> None:
+    with phone_client.websocket_connect("/v1/live") as socket:
+        socket.send_bytes(_encoded(4032, 3024))
+        answer = socket.receive_json()
+    assert (answer["width"], answer["height"]) == (4032, 3024)
+    assert answer["items"][0]["box"] == [200.0, 400.0, 601.0, 1000.0]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (_png(8064, 6048), "the image is 8064 x 6048 pixels; the limit is 40,000,000 pixels"),  # a PNG is decoded whole
+    (jpeg_header_saying(20000, 15000), "the image is 20000 x 15000 pixels; the limit for a JPEG is 250,000,000 pixels"),
+    (b"\xff\xd8" + bytes(50_000_000), "too large: the limit is 50,000,000 bytes"),
+])
+def test_what_is_over_the_service_s_own_limits_is_refused_and_lost_nothing(phone_client: TestClient, tmp_path: Path,
+                                                                          data: bytes, message: str) -> None:
+    response = _post(phone_client, data, keep="true")
+    assert response.status_code == 413 and message in response.json()["error"]
     assert not (tmp_path / "photos").exists()
 
 

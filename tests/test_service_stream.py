@@ -15,7 +15,7 @@ import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.service.stream import open_source
-from readings import portrait_as_a_phone_stores_it
+from readings import jpeg_header_saying, portrait_as_a_phone_stores_it
 from serving import free_port, refused, start_server, stop_server
 
 
@@ -194,6 +194,18 @@ def test_a_network_camera_that_drops_is_opened_again(tmp_path: Path, tiny: Path)
     finally:
         stop_server(server)
         camera.close()
+
+
+def test_a_200_megapixel_photo_as_the_source_is_streamed_decoded_at_an_eighth(tmp_path: Path) -> None:
+    """It was refused (over 100 million pixels); a 48-megapixel one was read whole at every frame."""
+    photo = tmp_path / "phone.jpg"
+    photo.write_bytes(jpeg_header_saying(16320, 12240))
+    capture, _ = open_source(str(photo))
+    try:
+        ok, frame = capture.read()
+    finally:
+        capture.release()
+    assert ok and frame.shape == (1530, 2040, 3)
 
 
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:

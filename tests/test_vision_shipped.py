@@ -144,6 +144,34 @@ def test_a_dealer_drill_picture_is_read_back_exactly(kind: str, hands: list[list
     assert not any(item.flag for item in reading.items)
 
 
+def test_a_phone_s_48_megapixel_jpeg_is_read_as_the_photo_it_enlarges(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A drill enlarged 8.4 times to a phone's 8064 x 6048 (refused before by the service, at 40 megapixels) is
+    read by oxeye detect as the drill itself, decoded at a quarter: its boxes in the enlarged photo's pixels lie
+    within 2 of the drill's own pixels of the drill's boxes enlarged; --annotate draws it as decoded."""
+    import cv2
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.scene import render_hands
+    from oxeye.service.cli import main
+    from oxeye.vision.detector import Detector
+
+    hands = [["AS", "10H", "QD", "7C", "3S"], ["KH", "2D", "9S", "JC", "5H"]]
+    scene = render_hands(np.random.default_rng(11), load_library(tmp_path / "no-decks"), "cards", hands, (960, 720))
+    small = Detector().read(scene.image)
+    photo = tmp_path / "phone.jpg"
+    enlarged = cv2.resize(scene.image, (8064, 6048), interpolation=cv2.INTER_CUBIC)
+    photo.write_bytes(cv2.imencode(".jpg", enlarged, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+    assert main(["detect", str(photo), "--json", "--annotate", str(tmp_path / "drawn.jpg")]) == 0
+    big = json.loads(capsys.readouterr().out)
+    assert cv2.imread(str(tmp_path / "drawn.jpg")).shape == (1512, 2016, 3)
+    assert (big["width"], big["height"]) == (8064, 6048)
+    assert [hand["codes"] for hand in big["hands"]] == [hand.codes for hand in small.hands]
+    assert sorted((item["code"], item["flag"]) for item in big["items"]) == sorted((i.code, i.flag) for i in small.items)
+    boxes = {item.code: np.array(item.box) * 8.4 for item in small.items}
+    assert all(np.abs(np.array(item["box"]) - boxes[item["code"]]).max() <= 2 * 8.4 for item in big["items"])
+
+
 def test_the_cards_of_a_photo_without_colour_are_all_doubted(tmp_path: Path) -> None:
     """A black-and-white photo (a phone's mono filter, a camera's night view) hides a suit's red or black, by
     which the classifier tells suits too: this drill's 2D read as 2S, unflagged, and was scored so."""
@@ -323,12 +351,13 @@ def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(doubted: 
     from oxeye.service.live import LiveTable
     from oxeye.service.rules_files import load_preset
     from oxeye.vision.detector import Detector
+    from oxeye.vision.images import Decoded
 
     detector = Detector()
     live = LiveTable(detector, load_preset("niuniu"), 0, {}, settle_frames=3)
     table, (_, close_up) = table_photo(), _the_photo(doubted)
     views = [close_up, close_up, table, table, close_up]
-    assert [_sizes_read(detector, lambda view=view: live.frame(view)) for view in views] == [
+    assert [_sizes_read(detector, lambda view=view: live.frame(Decoded.whole(view))) for view in views] == [
         [416, 320], [320], [320, 416], [416], [416, 320]]
     assert detector.read(close_up, start=320).to_json() == detector.read(close_up).to_json()
     assert detector.read(table, start=320).to_json() == detector.read(table).to_json()

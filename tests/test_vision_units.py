@@ -705,3 +705,19 @@ def test_a_training_crop_names_what_its_keypoint_shows() -> None:
     assert crop_label(item("QH", "card", 0.4, 1.0), 0) is None  # half hidden: taught neither way
     tile = item("6-2", "tile", 0.55, 1.0)  # halves read from the top one: six pips, then two
     assert (crop_label(tile, 0), crop_label(tile, 1)) == ("pips6", "pips2")
+
+
+def test_a_reading_of_a_photo_decoded_reduced_is_given_in_the_photo_s_own_pixels() -> None:
+    """Boxes (clipped to the photo) and keypoints (not) scaled up, so that the JSON contract's boxes lie on the
+    photo sent, whatever size it was decoded at."""
+    items = [Item("AS", "card", (10.0, 20.0, 30.5, 40.0), 0.9, hand=0, keypoints=((12.0, 22.0), (28.0, 41.0))),
+             Item("KH", "card", (40.0, 20.0, 50.0, 38.0), 0.8, hand=0)]
+    reading = Reading(50, 38, items, [Hand(0, [0, 1], ["AS", "KH"], (10.0, 20.0, 50.0, 40.0))], read_at=416)
+    scaled = reading.scaled(4, 198, 150)  # 198 x 150 decoded at a quarter: 50 x 38, its last pixels partly off it
+    assert (scaled.width, scaled.height, scaled.read_at) == (198, 150, 416)
+    assert [item.box for item in scaled.items] == [(40.0, 80.0, 122.0, 150.0), (160.0, 80.0, 198.0, 150.0)]
+    assert scaled.items[0].keypoints == ((48.0, 88.0), (112.0, 164.0))
+    assert scaled.hands[0].box == (40.0, 80.0, 198.0, 150.0)
+    assert [i.code for i in scaled.items] == ["AS", "KH"] and scaled.hands[0].codes == ["AS", "KH"]
+    assert reading.items[0].box == (10.0, 20.0, 30.5, 40.0)  # the reading drawn on the decoded pixels is kept
+    assert reading.scaled(1, 50, 38) is reading

@@ -79,15 +79,16 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector
-    from oxeye.vision.images import read_image
+    from oxeye.vision.images import read_reduced
 
     _refuse_drawing_over(args.photo, args.annotate)
-    image = read_image(args.photo)
-    reading = Detector(args.model).read(image, kinds=args.kinds)
-    if args.annotate:
+    photo = read_reduced(args.photo)
+    decoded = Detector(args.model).read(photo.pixels, kinds=args.kinds)
+    if args.annotate:  # drawn on the photo as decoded: a large JPEG reduced
         from oxeye.vision.annotate import annotate
 
-        annotate(image, reading, args.annotate)
+        annotate(photo.pixels, decoded, args.annotate)
+    reading = photo.in_photo(decoded)
     if args.json:
         print(json.dumps(reading.to_json()))
         return 0

@@ -6,6 +6,11 @@ A photo is turned upright as its EXIF orientation says, as a phone's gallery and
 header first, so the pixel count is checked before anything is decoded (a small PNG can hold a
 decompression bomb), and its full decode fails on a truncated file where OpenCV returns the part
 it read, padded with grey, without a word.
+
+A large JPEG (a phone's 48 or 200 megapixels) is decoded reduced, by Pillow's draft mode: libjpeg
+scales it by 1/2, 1/4 or 1/8 as it decodes, in a fraction of the time and memory of a whole decode,
+to no less than ``WORKING_SIDE`` pixels along its long side. The detector reads every frame at about
+416 pixels, and the classifier's crops need no more (``python -m bench.big_photos`` measures it).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import io
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,14 +29,41 @@ import numpy as np
 if TYPE_CHECKING:  # Pillow is imported where a photo is decoded
     from PIL import Image
 
-MAX_PIXELS = 100_000_000  # a 100-megapixel photo is larger than any phone's
+    from oxeye.vision.reading import Reading
 
-# Pillow warns on stderr of a "decompression bomb" over 89 megapixels, where decode_photo checks the pixels
-# itself: oxeye detect said three lines on such a photo, two of them Pillow's.
+MAX_PIXELS = 100_000_000  # decoded whole (a PNG, a WebP): 300 MB as a BGR array
+MAX_JPEG_PIXELS = 250_000_000  # a JPEG, decoded reduced: a 200-megapixel phone's 16,320 x 12,240, with room
+WORKING_SIDE = 2000  # the long side a large JPEG is decoded to at least (see the module's docstring)
+REDUCTIONS = (8, 4, 2)  # the scales libjpeg decodes at directly, most reduced first
+JPEG_FORMATS = ("JPEG", "MPO")  # Pillow's MPO: a phone's JPEG with more pictures after it (a depth or gain map)
+QUARTER_TURNS = (5, 6, 7, 8)  # the EXIF orientations that show a photo a quarter turned (a phone's portrait)
+
+# Pillow warns on stderr of a "decompression bomb" over 89 megapixels where it opens a photo before decode_reduced
+# turns its check off (oxeye serve --source huge.jpg): oxeye detect said three lines on such a photo, two of them Pillow's.
 warnings.filterwarnings("ignore", r"Image size \(\d+ pixels\) exceeds limit", module="PIL")
 # and of EXIF it cannot read whole ("Corrupt EXIF data", as an editing app can leave it), where the photo
 # itself reads: oxeye detect's answer came with two lines of Pillow's after it.
 warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.TiffImagePlugin")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A photo decoded upright: ``pixels`` (BGR), each pixel standing for ``scale`` x ``scale`` pixels of the
+    photo itself, ``width`` x ``height`` (``scale`` 1: decoded whole; 2, 4 or 8: a large JPEG, reduced)."""
+
+    pixels: np.ndarray
+    scale: int
+    width: int
+    height: int
+
+    @classmethod
+    def whole(cls, pixels: np.ndarray) -> Decoded:
+        """A frame that was decoded whole (a camera's)."""
+        return cls(pixels, 1, pixels.shape[1], pixels.shape[0])
+
+    def in_photo(self, reading: Reading) -> Reading:
+        """``reading``, of ``pixels``, in the pixels of the photo itself, as the JSON contract gives boxes."""
+        return reading.scaled(self.scale, self.width, self.height)
 
 
 class PhotoError(ValueError):
@@ -42,18 +75,35 @@ class PhotoError(ValueError):
 
 
 def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """The photo encoded in ``data`` (JPEG, PNG, WebP, ...) as an upright BGR array; PhotoError if it is not one."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    """The photo encoded in ``data`` (JPEG, PNG, WebP, ...) as an upright BGR array, decoded whole; PhotoError
+    if it is not one."""
+    return decode_reduced(data, max_pixels, working_side=None).pixels
+
+
+def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: int = MAX_JPEG_PIXELS,
+                   working_side: int | None = WORKING_SIDE) -> Decoded:
+    """The photo encoded in ``data``, upright; a JPEG of up to ``max_jpeg_pixels`` decoded reduced, to no less
+    than ``working_side`` pixels along its long side (None: decoded whole), where what is decoded may hold
+    ``max_pixels``. The pixels are checked from the header, before anything is decoded (a small PNG can hold
+    a decompression bomb), so Pillow's own check, which refuses any photo over 179 megapixels, is off."""
+    from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
     if not data:
         raise PhotoError("the file is empty: a JPEG or PNG photo is needed", "empty")
+    Image.MAX_IMAGE_PIXELS = None  # the pixels are checked below, by format
     try:
         with Image.open(io.BytesIO(data)) as image:  # reads the header only
             width, height = image.size
-            if width * height > max_pixels:
-                raise PhotoError(f"the image is {width} x {height} pixels; the limit is {max_pixels:,} pixels",
-                                 "too_large")
+            reduced = image.format in JPEG_FORMATS and working_side is not None
+            limit, words = _limit(image, reduced, max_pixels, max_jpeg_pixels)
+            if width * height > limit:
+                raise PhotoError(f"the image is {width} x {height} pixels; {words} is {limit:,} pixels", "too_large")
+            scale = _draft(image, working_side) if reduced else 1
+            if image.width * image.height > max_pixels:  # a JPEG that libjpeg reduces too little, or not at all
+                raise PhotoError(f"the image is {width} x {height} pixels, decoded at {image.width} x {image.height}; "
+                                 f"the limit is {max_pixels:,} pixels decoded", "too_large")
             image.load()
+            turned = image.getexif().get(ExifTags.Base.Orientation) in QUARTER_TURNS
             ImageOps.exif_transpose(image, in_place=True)
             rgb = image if image.mode == "RGB" else _eight_bit(image).convert("RGB")
             # tobytes is the fastest way out of Pillow (np.asarray takes twice as long on a 12 MP photo)
@@ -62,11 +112,39 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         raise
     except UnidentifiedImageError:
         raise PhotoError("not an image that can be read (send JPEG, PNG or WebP)", "not_image") from None
-    except Image.DecompressionBombError:  # over Pillow's own limit, before the header is fully read
-        raise PhotoError(f"the image holds more than the limit of {max_pixels:,} pixels", "too_large") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
-    return cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR)
+    return Decoded(cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR), scale, *((height, width) if turned else (width, height)))
+
+
+def _limit(image: Image.Image, reduced: bool, max_pixels: int, max_jpeg_pixels: int) -> tuple[int, str]:
+    """The most pixels ``image`` may hold, and what to call that limit. A JPEG decoded reduced costs little, but
+    not a progressive one, which libjpeg holds whole as it decodes (3 bytes a pixel: 312 MB for 100 megapixels
+    of flat grey, 0.6 MB of JPEG, decoded at an eighth): it is held to the limit of a photo decoded whole."""
+    if not reduced:
+        return max_pixels, "the limit"
+    if image.info.get("progressive"):
+        return max_pixels, "the limit for a progressive JPEG"
+    return max_jpeg_pixels, "the limit for a JPEG"
+
+
+def _draft(image: Image.Image, working_side: int) -> int:
+    """The scale a JPEG is decoded at (``reduction``), set by Pillow's draft mode; 1 where libjpeg cannot
+    reduce it (draft answers None)."""
+    width, height = image.size
+    scale = reduction(max(width, height), working_side)
+    if scale == 1:
+        return 1
+    drafted = image.draft(None, (max(1, width // scale), max(1, height // scale)))
+    return 1 if drafted is None else round(width / drafted[1][2])
+
+
+def reduction(side: int, working_side: int | None) -> int:
+    """The scale (1, 2, 4 or 8) a JPEG whose long side is ``side`` pixels is decoded at: the most reduced that
+    keeps that side at least ``working_side`` (None: 1, decoded whole)."""
+    if working_side is None:
+        return 1
+    return next((s for s in REDUCTIONS if side // s >= working_side), 1)
 
 
 def _eight_bit(image: Image.Image) -> Image.Image:
@@ -88,7 +166,14 @@ def colourless(image: np.ndarray) -> bool:
 
 
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """A photo file as an upright BGR array; OSError naming the path when it is missing or not a photo."""
+    """A photo file as an upright BGR array, decoded whole; OSError naming the path when it is missing or not a photo."""
+    return read_reduced(path, max_pixels, working_side=None).pixels
+
+
+def read_reduced(path: Path, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: int = MAX_JPEG_PIXELS,
+                 working_side: int | None = WORKING_SIDE) -> Decoded:
+    """A photo file decoded as ``decode_reduced`` decodes one (a large JPEG reduced); OSError naming the path
+    when it is missing or not a photo."""
     path = Path(path)
     if path.is_dir():
         raise OSError(f"{path} is a folder: name a photo in it")
@@ -97,7 +182,7 @@ def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     if not (path.is_file() or path.is_fifo()):  # a pipe is read (/dev/stdin, <(curl ...)); /dev/zero never ends
         raise OSError(f"{path} is neither a file nor a pipe: name a photo")
     try:
-        return decode_photo(path.read_bytes(), max_pixels)
+        return decode_reduced(path.read_bytes(), max_pixels, max_jpeg_pixels, working_side)
     except PhotoError as error:
         if error.reason == "not_image":
             raise OSError(f"cannot read {path} as an image") from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 Box = tuple[float, float, float, float]
 
@@ -73,6 +73,21 @@ class Reading:
     items: list[Item] = field(default_factory=list)
     hands: list[Hand] = field(default_factory=list)
     read_at: int | None = None
+
+    def scaled(self, scale: int, width: int, height: int) -> Reading:
+        """This reading of a photo decoded at 1/``scale`` of its size (``images.Decoded``) in the pixels of the
+        photo itself, ``width`` x ``height``: boxes (clipped to it) and keypoints (not: one may lie off it)."""
+        if scale == 1:
+            return self
+
+        def box(corners: Box) -> Box:
+            x1, y1, x2, y2 = (v * scale for v in corners)
+            return min(x1, width), min(y1, height), min(x2, width), min(y2, height)
+
+        items = [replace(item, box=box(item.box), keypoints=tuple((x * scale, y * scale) for x, y in item.keypoints))
+                 for item in self.items]
+        hands = [replace(hand, box=box(hand.box)) for hand in self.hands]
+        return Reading(width, height, items, hands, self.read_at)
 
     def to_json(self) -> dict[str, object]:
         """The ``oxeye detect --json`` contract."""
