@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 from oxeye.models import DEFAULT_MODEL
+from oxeye.service.serve_command import listening_socket
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from serving import free_port, refused, start_server, stop_server
 
@@ -101,6 +102,16 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
         for args, message in cases:
             assert message in refused("--data", str(tmp_path), *args)
     assert (tmp_path / "ledger.txt").read_text() == "not a folder" and not (tmp_path / "oxeye.sqlite3").exists()
+
+
+def test_its_connections_send_without_waiting_for_acknowledgements() -> None:
+    """asyncio turns Nagle's algorithm off only on sockets made with the TCP protocol named, which
+    socket.create_server's are not: on a kept-alive connection every answer, its head and body written
+    apart, waited 40 ms for the client's delayed acknowledgement."""
+    with listening_socket("127.0.0.1", 0) as sock, socket.create_connection(sock.getsockname()[:2]):
+        accepted, _ = sock.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 
 def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> None:
