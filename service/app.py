@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # type: ignore[no-untyped-def]
+        # 20 photos sent at once were all held decoded (6.8 GB of 40-megapixel ones), starving the event loop.
+        app.state.readings = asyncio.Semaphore(settings.readings)
         if app.state.stream is not None:
             await app.state.stream.start()
         yield

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -19,6 +20,7 @@ class Settings:
     model: Path | None = None  # the detector (ONNX); default: the shipped models/oxeye.onnx
     max_upload_bytes: int = 20_000_000
     max_pixels: int = 40_000_000  # checked from the header, before decoding: no decompression bombs
+    readings: int = os.cpu_count() or 1  # photos and live frames decoded and read at once: each keeps a core busy
     settle_frames: int = 5  # live: frames a hand must read the same before it is scored
     source: str | None = None  # a camera index, video file or stream URL served annotated at /v1/stream.mjpg
     stream_rules: str = "gnau"  # the stream's house rules (a preset, or inline JSON)
