@@ -61,7 +61,8 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
             number, data = newest
             started, skipped, seen = time.perf_counter(), number - seen - 1, number
             try:
-                answer = await run_in_threadpool(_answer, table, data, settings)
+                async with websocket.app.state.readings:  # its turn among photos and other cameras' frames
+                    answer = await run_in_threadpool(_answer, table, data, settings)
             except ServiceError as error:
                 answer = {"error": str(error)}
             ms = round((time.perf_counter() - started) * 1000, 1)

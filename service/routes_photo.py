@@ -25,11 +25,14 @@ Keep = Annotated[bool, Form(description="keep the photo in the data folder (it i
 FIELDS = ("image", "rules", "banker", "stakes", "keep")
 
 
-async def _read(request: Request, image: UploadFile, rules: str, banker: int, stakes: str, keep: bool):  # type: ignore[no-untyped-def]
-    """Check the form, decode the photo, read it and score it: (photo as decoded, its reading, scored in the
-    pixels of the photo sent).
+async def _read(request: Request, image: UploadFile, rules: str, banker: int, stakes: str, keep: bool,
+                annotate: bool = False) -> tuple[dict[str, Any], bytes | None]:
+    """Check the form, decode the photo, read it and score it: the scored reading, and the photo drawn
+    over with it when ``annotate``.
 
-    Decoding and reading run in worker threads, so that the event loop serves live clients meanwhile."""
+    Decoding, reading and drawing run in worker threads, so that the event loop serves live clients
+    meanwhile, and in one of the app's reading slots, so that photos sent at once wait their turn
+    undecoded rather than all held decoded at once."""
     settings = request.app.state.settings
     form = (await request.form()).multi_items()
     refuse_unknown_or_repeated([name for name, _ in form], FIELDS, "form field")
@@ -42,19 +45,22 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
                            f"not in the query (the form takes {', '.join(FIELDS)})", 422)
     house_rules, stake_map = rules_from_text(rules), parse_stakes(stakes, banker)
     data = await image.read(settings.max_upload_bytes + 1)
-    photo = await run_in_threadpool(decode_upload, data, settings)
-    reading = await run_in_threadpool(detector(request.app.state).read, photo.pixels, kinds=table_kinds(house_rules))
-    scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map)
+    async with request.app.state.readings:
+        photo = await run_in_threadpool(decode_upload, data, settings)
+        reading = await run_in_threadpool(detector(request.app.state).read, photo.pixels, kinds=table_kinds(house_rules))
+        scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map)
+        # drawn as decoded (a large JPEG reduced), its boxes the decoded photo's
+        jpeg = await run_in_threadpool(annotated_jpeg, photo.pixels, reading, scored) if annotate else None
     if keep:
         scored["kept"] = await run_in_threadpool(keep_photo, settings.data_dir / "photos", data)
-    return photo.pixels, reading, scored
+    return scored, jpeg
 
 
 @router.post("/evaluate")
 async def evaluate_photo(request: Request, image: Photo, rules: Rules = "gnau", banker: Banker = 0,
                          stakes: Stakes = "{}", keep: Keep = False) -> dict[str, Any]:
     """Read a table photo: every item, each hand's best ox with alternatives, and the settlement against the banker."""
-    return (await _read(request, image, rules, banker, stakes, keep))[2]
+    return (await _read(request, image, rules, banker, stakes, keep))[0]
 
 
 @router.post("/evaluate/annotated.jpg", response_class=Response,
@@ -62,5 +68,5 @@ async def evaluate_photo(request: Request, image: Photo, rules: Rules = "gnau", 
 async def evaluate_photo_annotated(request: Request, image: Photo, rules: Rules = "gnau", banker: Banker = 0,
                                    stakes: Stakes = "{}", keep: Keep = False) -> Response:
     """The same reading drawn on the photo: boxes, codes, each hand's ox and label, win or loss per seat."""
-    photo, reading, scored = await _read(request, image, rules, banker, stakes, keep)
-    return Response(await run_in_threadpool(annotated_jpeg, photo, reading, scored), media_type="image/jpeg")
+    jpeg = (await _read(request, image, rules, banker, stakes, keep, annotate=True))[1]
+    return Response(jpeg, media_type="image/jpeg")

@@ -26,13 +26,19 @@ def port_number(text: str) -> int:
 
 def listening_socket(host: str, port: int) -> socket.socket:
     """The service's socket, bound and listening before anything starts, so that a port already in
-    use or a host that is not this machine's ends ``oxeye serve`` with one line, not a server's log."""
+    use or a host that is not this machine's ends ``oxeye serve`` with one line, not a server's log.
+
+    Its connections send at once (TCP_NODELAY, which they inherit): asyncio sets it only on sockets made
+    with the TCP protocol named, which create_server's are not, and a kept-alive connection's every
+    answer then waited 40 ms for the client's delayed acknowledgement."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
-        return socket.create_server((host, port), family=family)
+        sock = socket.create_server((host, port), family=family)
     except OSError as error:  # socket.gaierror (an unknown host) is one too, with a negative errno
         reason = os.strerror(error.errno) if (error.errno or 0) > 0 else error.strerror or str(error)
         raise OSError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
 
 
 def address(sock: socket.socket) -> str:

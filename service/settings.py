@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -23,6 +24,7 @@ class Settings:
     max_upload_bytes: int = 50_000_000  # a phone's 48-megapixel JPEG is 10 to 25 MB, a 200-megapixel one up to 50
     max_pixels: int = 40_000_000  # decoded whole (PNG, WebP); checked from the header: no decompression bombs
     max_jpeg_pixels: int = MAX_JPEG_PIXELS  # a JPEG, decoded reduced (vision.images.WORKING_SIDE)
+    readings: int = os.cpu_count() or 1  # photos and live frames decoded and read at once: each keeps a core busy
     settle_frames: int = 5  # live: frames a hand must read the same before it is scored
     source: str | None = None  # a camera index, video file or stream URL served annotated at /v1/stream.mjpg
     stream_rules: str = "gnau"  # the stream's house rules (a preset, or inline JSON)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import statistics
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -43,9 +44,20 @@ def deal(seed: int, rules: HouseRules) -> tuple[tuple[str, ...], tuple[str, ...]
     return tuple(codes[:5]), tuple(codes[5:]), rng.choice(STAKES)
 
 
-@functools.lru_cache(maxsize=1)
+_MAKING_FACES = threading.Lock()
+
+
 def _faces() -> Library:
-    """The renderer's faces, made once per process on the first picture (a few seconds)."""
+    """The renderer's faces, made once per process on the first picture (a few seconds). Pictures asked
+    for meanwhile wait for them: each made its own, and 20 trainees starting at once waited up to 64 s
+    (2.5 GB), five of them a 500 when the database connections their requests held ran out."""
+    with _MAKING_FACES:
+        return _made_faces()
+
+
+@functools.lru_cache(maxsize=1)
+def _made_faces() -> Library:
+    """The renderer's faces, made on the first call."""
     return load_library(DEFAULT_CACHE)
 
 

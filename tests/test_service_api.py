@@ -12,10 +12,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
-from oxeye.service import ledger
+from oxeye.service import ledger, routes_rules
 from oxeye.service.app import create_app
 from oxeye.service.db import RoundRow, dispose, open_database
 from oxeye.service.settings import Settings
@@ -29,6 +30,33 @@ OXEYE = str(Path(sys.executable).with_name("oxeye"))
 def client(tmp_path) -> TestClient:
     with TestClient(create_app(Settings(data_dir=tmp_path, api_key="sesame"))) as test_client:
         yield test_client
+
+
+async def _one_worker_thread() -> None:
+    """The app's worker threads cut to one, as a burst of slow requests leaves it (40 busy)."""
+    anyio.to_thread.current_default_thread_limiter().total_tokens = 1
+
+
+def test_health_answers_while_every_worker_thread_is_busy(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/v1/health ran in a worker thread: with 60 trainees drawing drills it waited behind them up to 8.7 s, an
+    uptime check's "down". It needs none."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow_presets() -> list[str]:
+        """No presets, once told to answer: a slow request in the one worker thread."""
+        started.set()
+        release.wait(10)
+        return []
+
+    monkeypatch.setattr(routes_rules, "preset_names", slow_presets)
+    client.portal.call(_one_worker_thread)
+    with ThreadPoolExecutor(1) as other:
+        busy = other.submit(client.get, "/v1/rules")  # holds the one worker thread
+        started.wait(10)
+        health = client.get("/v1/health")
+        answered_meanwhile = not busy.done()
+        release.set()
+    assert health.status_code == 200 and answered_meanwhile and busy.result().status_code == 200
 
 
 def test_health_and_docs(client: TestClient) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -14,6 +16,7 @@ from PIL import Image
 
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
+from oxeye.vision.detector import Detector
 from oxeye.vision.reading import Hand, Item, Reading
 from readings import jpeg_header_saying
 
@@ -226,6 +229,32 @@ def test_what_is_over_the_service_s_own_limits_is_refused_and_lost_nothing(phone
     response = _post(phone_client, data, keep="true")
     assert response.status_code == 413 and message in response.json()["error"]
     assert not (tmp_path / "photos").exists()
+
+
+def test_photos_sent_at_once_take_turns(tmp_path: Path, tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every photo sent at once was decoded and read at once: 20 were held decoded together (6.8 GB of
+    40-megapixel ones) and starved the event loop. They now take turns, ``readings`` at once."""
+    read, turns = Detector.read, threading.Condition()
+    now, most = [0], [0]  # photos being read, and the most at once
+
+    def counted(self: Detector, *args, **kwargs) -> Reading:
+        """The detector's reading, waiting a while at its start for another to begin beside it."""
+        with turns:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+            turns.notify_all()
+            turns.wait_for(lambda: now[0] > 1, timeout=0.5)
+        try:
+            return read(self, *args, **kwargs)
+        finally:
+            with turns:
+                now[0] -= 1
+
+    monkeypatch.setattr(Detector, "read", counted)
+    settings = Settings(data_dir=tmp_path, model=tiny / "run" / "oxeye.onnx", readings=1)
+    with TestClient(create_app(settings)) as client, ThreadPoolExecutor(3) as clients:
+        answers = list(clients.map(lambda _: _post(client, _jpeg()).status_code, range(3)))
+    assert answers == [200] * 3 and most == [1]
 
 
 def test_no_model_is_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

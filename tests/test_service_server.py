@@ -5,6 +5,7 @@ where it cannot listen it says so in one line."""
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import socket
 import sqlite3
@@ -19,6 +20,7 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.service import ledger
 from oxeye.service.db import RoundRow, TableRow, dispose, open_database
 from oxeye.service.schemas import RoundIn, TableIn
+from oxeye.service.serve_command import listening_socket
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from serving import free_port, refused, start_server, stop_server
 
@@ -147,6 +149,38 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
         for args, message in cases:
             assert message in refused("--data", str(tmp_path), *args)
     assert (tmp_path / "ledger.txt").read_text() == "not a folder" and not (tmp_path / "oxeye.sqlite3").exists()
+
+
+def test_a_body_over_its_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A photo form was read whole onto disk before its size was looked at (a 10 GB one filled the disk the
+    ledger is on), and a JSON body whole into memory (300 MB took 2.3 GB); each is now refused (413) at
+    once where its Content-Length says it is over, else once that much has come."""
+    port = free_port()
+    server = start_server(tmp_path, port)
+    try:
+        for path, kind, message in (("/v1/evaluate", "multipart/form-data; boundary=b", "the upload is too large"),
+                                    ("/v1/settle", "application/json", "the body is too large")):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+                client.sendall(f"POST {path} HTTP/1.1\r\nHost: oxeye\r\nContent-Type: {kind}\r\n"
+                               f"Content-Length: {10**10}\r\n\r\n".encode())  # and no body at all
+                head, body = client.makefile("rb").read().split(b"\r\n\r\n", 1)
+            assert head.startswith(b"HTTP/1.1 413 ") and message in json.loads(body)["error"]
+        chunked = httpx.post(f"http://127.0.0.1:{port}/v1/settle", content=iter([b" " * 600_000] * 4),
+                             headers={"Content-Type": "application/json"})  # sent without a length
+        assert chunked.status_code == 413 and "the body is too large" in chunked.json()["error"]
+    finally:
+        stop_server(server)
+    assert "Traceback" not in server.stderr.read().decode()
+
+
+def test_its_connections_send_without_waiting_for_acknowledgements() -> None:
+    """asyncio turns Nagle's algorithm off only on sockets made with the TCP protocol named, which
+    socket.create_server's are not: on a kept-alive connection every answer, its head and body written
+    apart, waited 40 ms for the client's delayed acknowledgement."""
+    with listening_socket("127.0.0.1", 0) as sock, socket.create_connection(sock.getsockname()[:2]):
+        accepted, _ = sock.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 
 def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> None:
