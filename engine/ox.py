@@ -82,7 +82,11 @@ class Evaluation:
 
     @property
     def multiplier(self) -> int | None:
-        """Stakes this hand wins by under multiplier or even payment; None under point difference."""
+        """Stakes this hand is settled at: a hand with no ox pays ``no_ox_pays`` where the rules set it,
+        whatever the payment; otherwise what it wins by under multiplier or even payment, None under point
+        difference."""
+        if not self.has_ox and self.rules.no_ox_pays is not None:
+            return self.rules.no_ox_pays
         if self.rules.payment == "point_difference":
             return None
         if self.rules.payment == "even":

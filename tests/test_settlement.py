@@ -64,6 +64,20 @@ def test_suited_ox_pays_double(gnau) -> None:
     assert _play(doubled, "10S 9H 8D 4C 4H", hand).players[0].units == 2
 
 
+@pytest.mark.parametrize(("base", "banker"), [
+    ("gnau", "10S 9H 8D 4C 4H"),  # multiplier payment: No Ox was shown "pays 1x"
+    ("tau-ngau-pagat", "6-6 4-4 3-1 2-2 1-1"),  # even payment: it was shown 1
+    ("tau-ngau-macau", "6-6 4-4 3-1 2-2 1-1"),  # point difference: it was shown null
+])
+def test_a_hand_with_no_ox_shows_the_stakes_no_ox_pays(base: str, banker: str) -> None:
+    """Under `no_ox_pays` a hand with no ox pays those stakes whatever the banker holds: its multiplier says so."""
+    rules = _rules(base, no_ox_pays=2)
+    hand = "AS 2H 4D 8C 9S" if rules.items == "cards" else "6-6 6-5 6-4 5-5 1-1"
+    player = evaluate(hand, rules)
+    assert not player.has_ox and player.multiplier == 2
+    assert _play(rules, banker, hand).players[0].units == -player.multiplier
+
+
 def test_suited_reading_preferred_among_equals() -> None:
     doubled = _rules("gnau", suited_ox_pays_double=True)
     # Any Duke + 4 + 6 is an ox and leaves two ten-point cards, Single-Ox 0; only KS + QS is suited.
