@@ -171,12 +171,16 @@ class HouseRules:
             # such a hand counted 0 points: Five Dukes paid 7 stakes to a Single-Ox 7
             raise RulesError(f"option 'payment': 'point_difference' pays by points, which {pointless[0]!r} has none of "
                              f"(rank only {' or '.join(map(repr, POINT_CATEGORIES))} above the fallback)")
-        if self.items == "tiles":
-            for f in dataclasses.fields(self):
-                if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default:
-                    raise RulesError(f"option {f.name!r} is for cards; these rules deal tiles")
         if sorted(self.suit_order) != sorted("SHDC"):
             raise RulesError(f"option 'suit_order' must order the four suits S H D C, not {self.suit_order!r}")
+        needs = self._needs()
+        for name in self._card_options_set():
+            if self.items == "tiles":
+                raise RulesError(f"option {name!r} is for cards; these rules deal tiles")
+            need = needs.get(name)
+            if need is not None and not need[1]:
+                # a table that sets it believes it plays a rule that never changes a hand or a payment
+                raise RulesError(f"option {name!r} does nothing without {need[0]}")
         if not 1 <= self.decks <= MOST_DECKS:
             raise RulesError(f"option 'decks' must be 1 to {MOST_DECKS}")
         if not Decimal(0) <= self.commission < Decimal(1):
@@ -185,6 +189,23 @@ class HouseRules:
             raise RulesError(f"option 'no_ox_pays' must be 0 to {MOST_STAKES} stakes")
         if any(not 0 <= m <= MOST_STAKES for m in self.multipliers.values()):
             raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
+
+    def _card_options_set(self) -> list[str]:
+        """The options only cards use (CARD_OPTIONS) that these rules set otherwise than their defaults."""
+        return [f.name for f in dataclasses.fields(self) if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default]
+
+    def _needs(self) -> dict[str, tuple[str, bool]]:
+        """Per card option that only some card rules let act, what it needs (in words) and whether these rules have it."""
+        ranked = set(self.ranking)
+        return {
+            "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
+                            bool(ranked & {"five_dukes", "ngau_tonku"}) or self.nenku_label),
+            "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
+                                    self.three_six_wild and "double_ox" in ranked),
+            "five_small_max_total": ("'five_small' in 'ranking'", "five_small" in ranked),
+            "suit_order": ("ties = 'high_card'", self.ties == "high_card"),
+            "suited_ox_pays_double": ("payment = 'multiplier'", self.payment == "multiplier"),
+        }
 
 
 def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Mapping[str, object]) -> dict[str, T]:

@@ -144,7 +144,36 @@ def test_tiles_refuse_options_only_cards_use(option: str, value: object) -> None
     """Set on a domino table these would be ignored without a word, so the table is refused."""
     with pytest.raises(RulesError, match=f"option '{option}' is for cards; these rules deal tiles"):
         rules_from_mapping({"base": "tau-ngau-pagat", option: value})
-    assert getattr(rules_from_mapping({"base": "gnau", option: value}), option) == value
+    assert getattr(rules_from_mapping({"base": "gnau", "ties": "high_card", option: value}), option) == value
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"base": "niuniu", "ten_is_duke": True}, "'ten_is_duke' does nothing without 'five_dukes' or 'ngau_tonku'"),
+    ({"base": "gnau", "three_six_wild": False, "double_ox_three_six": True},
+     "'double_ox_three_six' does nothing without 'three_six_wild' and 'double_ox'"),
+    ({"base": "gnau", "ranking": ["five_dukes", "single_ox", "no_ox"], "double_ox_three_six": True},
+     "'double_ox_three_six' does nothing without"),
+    ({"base": "gnau", "ranking": ["double_ox", "single_ox", "no_ox"], "five_small_max_total": 9},
+     "'five_small_max_total' does nothing without 'five_small' in 'ranking'"),
+    ({"base": "gnau", "suit_order": "DCHS"}, "'suit_order' does nothing without ties = 'high_card'"),
+    ({"base": "niuniu", "ties": "push", "suit_order": "DCHS"}, "'suit_order' does nothing without"),
+    ({"base": "gnau", "payment": "even", "suited_ox_pays_double": True},
+     "'suited_ox_pays_double' does nothing without payment = 'multiplier'"),
+    ({"base": "gnau", "payment": "point_difference", "ranking": ["single_ox", "no_ox"], "suited_ox_pays_double": True},
+     "'suited_ox_pays_double' does nothing without"),
+])
+def test_an_option_these_rules_give_nothing_to_do_is_refused(options: dict, message: str) -> None:
+    """Accepted, these changed no hand and no payment: a table setting them believed it played a rule it did not."""
+    with pytest.raises(RulesError, match=message):
+        rules_from_mapping(options)
+
+
+def test_ten_is_duke_names_a_nenku_where_no_category_has_dukes() -> None:
+    """Under niuniu, with Nenku labelled, a 10 as a Duke still changes a hand's words: it is not refused."""
+    nenku = rules_from_mapping({"base": "niuniu", "nenku_label": True})
+    hand = "AH 10D 7S 8C 5H"  # 7 + 8 + 5 = 20, then the ace and the 10: Niu 1
+    assert evaluate(hand, nenku).label == "Niu 1 (牛1)"
+    assert evaluate(hand, HouseRules.from_mapping({"ten_is_duke": True}, nenku)).label == "Nenku"
 
 
 def test_rules_need_a_name_and_items() -> None:
