@@ -101,7 +101,7 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     gross = -sum((r.stake * r.units for r in results), Decimal(0))
     banker_commission = gross * rules.commission if gross > 0 else Decimal(0)
     return Settlement(rules, banker.name, bank, tuple(results), gross - banker_commission, banker_commission,
-                      _next_banker(banker.name, players[0].name, bank, rules))
+                      players[0].name if bank_passes(bank, rules) else banker.name)
 
 
 def compare(player: Evaluation, bank: Evaluation, rules: HouseRules) -> Outcome:
@@ -155,7 +155,6 @@ def _check_stake(name: str, stake: object) -> None:
                         f"(under 1e13): stake less")
 
 
-def _next_banker(banker: str, on_the_right: str, bank: Evaluation, rules: HouseRules) -> str:
-    """The bank passes to the player on the banker's right as the rules say, or stays."""
-    passes = rules.bank_passes == "every_round" or (rules.bank_passes == "after_banker_ox" and bank.has_ox)
-    return on_the_right if passes else banker
+def bank_passes(bank: Evaluation, rules: HouseRules) -> bool:
+    """Whether the bank passes, to the player on the banker's right, after the banker held ``bank``."""
+    return rules.bank_passes == "every_round" or (rules.bank_passes == "after_banker_ox" and bank.has_ox)

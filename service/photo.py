@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
+from oxeye.engine.settlement import bank_passes
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
@@ -87,9 +88,15 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
              for h in read}
     players = [seats[i] for i in sorted(seats) if i != banker]
     try:
-        return {"problem": None, "result": settlement_json(settle(seats[banker], players, rules))}
+        settlement = settle(seats[banker], players, rules)
+        result = settlement_json(settlement)
     except (EngineError, ServiceError) as error:  # e.g. one card read twice with one deck; a stake too large
         return {"problem": str(error), "result": None}
+    if bank_passes(settlement.banker_evaluation, rules):
+        # hands are numbered as they lie in the photo (top to bottom, left to right), not around the table:
+        # who sits on the banker's right, to take the bank, is not seen (the lowest-numbered hand was named)
+        result["next_banker"] = None
+    return {"problem": None, "result": result}
 
 
 def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:

@@ -256,6 +256,22 @@ def test_upload_page_draws_each_hands_label_and_result(server, browser) -> None:
     assert {"10S", "KS", "QD"} <= set(written)
 
 
+def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, browser) -> None:
+    """Where the bank passes, a photo's answer names no next banker (its hands are not numbered around the
+    table); the page wrote 'next banker null'."""
+    from oxeye.service.photo import score_photo
+    from oxeye.service.rules_files import rules_from_mapping
+
+    scored = score_photo(rows_reading([["KS", "QH", "JD", "KC", "10D"], ["10S", "9H", "8D", "4C", "4H"]]),
+                         rules_from_mapping({"base": "gnau", "bank_passes": "every_round"}), 0, {})
+    _open(browser, f"{server[0]}/upload")
+    line = browser.execute_script("""
+        const line = document.createElement("p");
+        showHands(document.createElement("tbody"), line, JSON.parse(arguments[0]));
+        return line.textContent;""", json.dumps(scored))
+    assert line == "Settled: the house takes 0; the bank passes to the banker's right (who sits there is not seen)"
+
+
 @pytest.mark.parametrize(("kind", "drawn"), [("JPEG", True), ("WEBP", False)])
 def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(server, browser, kind: str,
                                                                             drawn: bool) -> None:

@@ -282,3 +282,21 @@ def test_a_hand_with_a_doubtful_item_is_not_scored_and_says_which_and_why() -> N
     assert doubted["hands"][1]["reading"] is None
     assert doubted["hands"][1]["problem"] == "not sure of 8D (perhaps another hand's), 4C: check them by eye"
     assert doubted["settlement"] == {"problem": "no player's hand was read", "result": None}
+
+
+@pytest.mark.parametrize(("bank_passes", "next_banker"), [
+    ("every_round", None), ("after_banker_ox", None), ("never", "hand 1")])
+def test_who_takes_the_bank_from_a_photo_is_not_guessed_from_the_hands_numbers(bank_passes: str,
+                                                                                next_banker: str | None) -> None:
+    """Hands are numbered top to bottom, left to right, not around the table: where the bank passed, it went
+    to hand 0 as the banker's right-hand neighbour though no seat was seen. Where it stays, it is still named."""
+    from oxeye.service.photo import score_photo
+    from oxeye.service.rules_files import rules_from_mapping
+    from readings import rows_reading
+
+    rows = [["3S", "6H", "8D", "4C", "8H"], ["KS", "QH", "JD", "KC", "10D"], ["7S", "7H", "7D", "KD", "5H"]]
+    rules = rules_from_mapping({"base": "gnau", "bank_passes": bank_passes})
+    result = score_photo(rows_reading(rows), rules, 1, {})["settlement"]["result"]
+    assert result["banker"]["label"] == "Double-Ox K"  # the banker has an ox: the bank passes where the rules say
+    assert [p["name"] for p in result["players"]] == ["hand 0", "hand 2"]
+    assert result["next_banker"] == next_banker

@@ -77,8 +77,11 @@ function showHands(tbody, settlementLine, scored) {
     row.append(cell);
     tbody.append(row);
   }
+  const result = scored.settlement.result;
   settlementLine.textContent = scored.settlement.problem ? `Not settled: ${scored.settlement.problem}`
-    : `Settled: the house takes ${scored.settlement.result.house}; next banker ${scored.settlement.result.next_banker}`;
+    : `Settled: the house takes ${result.house}; ` + (result.next_banker === null
+      ? "the bank passes to the banker's right (who sits there is not seen)"
+      : `next banker ${result.next_banker}`);
 }
 
 const HAND = {settled: "#7ee787", settling: "#f4c95d"}, DOUBT = "#ff6b5b", ITEM = "#9ecbff";
