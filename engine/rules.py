@@ -161,7 +161,9 @@ class HouseRules:
         for key, text in self.labels.items():
             if key not in DEFAULT_LABELS:
                 raise RulesError(f"option 'labels': unknown category {key!r}")
-            if key not in self.ranking:  # else words that are never shown, a typo's or a misplaced table's
+            if key == "nenku" and not self.nenku_label:
+                raise RulesError("option 'labels': 'nenku' is shown only with 'nenku_label' set")
+            if key not in self.ranking and key != "nenku":  # else words never shown, a typo's or a misplaced table's
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
             _check_label(key, text)
         if self.ties == "high_card" and self.items != "cards":

@@ -168,6 +168,14 @@ def test_an_option_these_rules_give_nothing_to_do_is_refused(options: dict, mess
         rules_from_mapping(options)
 
 
+def test_nenku_takes_a_table_s_own_words_where_it_is_labelled() -> None:
+    """Nenku is no category of any ranking, so its label was refused under every rule, as words never shown."""
+    rules = rules_from_mapping({"base": "gnau", "labels": {"nenku": "Little Nenku {value}"}})
+    assert evaluate("AH JC 7S 8C 5H", rules).label == "Little Nenku 1"  # 7 + 8 + 5 = 20; the ace with a Duke
+    with pytest.raises(RulesError, match="'nenku' is shown only with 'nenku_label' set"):
+        rules_from_mapping({"base": "niuniu", "labels": {"nenku": "Little Nenku"}})
+
+
 def test_ten_is_duke_names_a_nenku_where_no_category_has_dukes() -> None:
     """Under niuniu, with Nenku labelled, a 10 as a Duke still changes a hand's words: it is not refused."""
     nenku = rules_from_mapping({"base": "niuniu", "nenku_label": True})
