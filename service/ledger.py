@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
-from oxeye.service.db import RoundRow, SeatRow, TableRow, writing
+from oxeye.service.db import BalanceRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
@@ -25,7 +25,8 @@ def create_table(session: Session, new: TableIn) -> TableRow:
     if new.banker not in new.seats:
         raise ServiceError(f"the banker {new.banker!r} has no seat at the table")
     table = TableRow(name=new.name, rules=new.rules, banker=new.banker,
-                     seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)])
+                     seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)],
+                     totals=[BalanceRow(name=name, amount="0") for name in new.seats])
     session.add(table)
     try:
         with writing(session):
@@ -47,6 +48,22 @@ def list_tables(session: Session) -> list[TableRow]:
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 
+def round_counts(session: Session, table_id: int | None = None) -> dict[int, int]:
+    """How many rounds each table (or only this one) has recorded: its last round's number, as they run 1, 2,
+    ..., read from the rounds' index rather than by loading every round. A table with none is left out."""
+    last = select(RoundRow.table_id, func.max(RoundRow.number)).group_by(RoundRow.table_id)
+    if table_id is not None:
+        last = last.where(RoundRow.table_id == table_id)
+    return {table: count for table, count in session.execute(last)}
+
+
+def rounds_after(session: Session, table_id: int, after: int, limit: int) -> list[RoundRow]:
+    """A table's rounds numbered after ``after``, oldest first, at most ``limit`` of them (a 404 for no table)."""
+    get_table(session, table_id)
+    page = select(RoundRow).where(RoundRow.table_id == table_id, RoundRow.number > after)
+    return list(session.scalars(page.order_by(RoundRow.number).limit(limit)))
+
+
 def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
     """Settle a round at the table's current banker and store it with the new banker, in one
     transaction; rounds posted at once to one table are all kept, each settled at the banker and
@@ -54,7 +71,10 @@ def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
     against another process sharing the database by taking the table's row before reading it."""
     with writing(session):
         _hold_table(session, table_id)
-        row = _settled_round(get_table(session, table_id), played)
+        table = get_table(session, table_id)
+        row = _settled_round(table, played)
+        row.number = round_counts(session, table_id).get(table_id, 0) + 1
+        session.add(row)
         session.commit()
         return row
 
@@ -68,7 +88,8 @@ def _hold_table(session: Session, table_id: int) -> None:
 
 
 def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
-    """The round settled at the table's current banker, added to the table with the new banker (not committed)."""
+    """The round settled at the table's current banker (not yet numbered), with the table's new banker and
+    balances (not committed)."""
     seats = [seat.name for seat in table.seats]
     unknown = sorted(set(played.hands) - set(seats))
     if unknown:
@@ -89,31 +110,32 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
     if not players:
         raise ServiceError("a round needs at least one player besides the banker")
     result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
-    deltas = {result.banker: str(result.banker_delta), **{r.name: str(r.delta) for r in result.results}}
-    _check_balances(table, deltas)
-    row = RoundRow(table_id=table.id, number=len(table.rounds) + 1, banker=table.banker,
-                   played={**played.model_dump(mode="json"), "deltas": deltas},
-                   settlement=settlement_json(result))
-    table.rounds.append(row)
+    deltas = {result.banker: result.banker_delta, **{r.name: r.delta for r in result.results}}
+    _add_to_balances(table, deltas)
     table.banker = result.next_banker
-    return row
+    return RoundRow(table_id=table.id, banker=result.banker, settlement=settlement_json(result),
+                    played={**played.model_dump(mode="json"), "deltas": {name: str(d) for name, d in deltas.items()}})
 
 
-def _check_balances(table: TableRow, deltas: dict[str, str]) -> None:
-    """A round that would bring a balance to 10^13 or more is refused, as a round's own amount is: a
-    balance summed over rounds each under it outgrew what a reader's float holds to the cent."""
+def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:
+    """Each person's balance moved by the round, exactly. A round that would bring one to 10^13 or more is
+    refused, as a round's own amount is: a balance summed over rounds each under it outgrew what a reader's
+    float holds to the cent."""
+    held = {row.name: row for row in table.totals}
     totals = balances(table)
     for name, delta in deltas.items():
-        total = totals.get(name, Decimal(0)) + Decimal(delta)
-        if abs(total) >= AMOUNT_LIMIT:
-            raise ServiceError(f"this round would bring {name}'s balance to {total.normalize():e}, "
+        totals[name] = totals.get(name, Decimal(0)) + delta
+        if abs(totals[name]) >= AMOUNT_LIMIT:
+            raise ServiceError(f"this round would bring {name}'s balance to {totals[name].normalize():e}, "
                                "too large to keep to the cent (under 1e13)")
+    for name in deltas:
+        if name not in held:
+            held[name] = BalanceRow(name=name)
+            table.totals.append(held[name])
+        held[name].amount = str(totals[name])
 
 
 def balances(table: TableRow) -> dict[str, Decimal]:
-    """Each person's total over the table's rounds, exact (stored as decimal strings)."""
-    totals = {seat.name: Decimal(0) for seat in table.seats}
-    for row in table.rounds:
-        for name, delta in row.played["deltas"].items():
-            totals[name] = totals.get(name, Decimal(0)) + Decimal(delta)
-    return totals
+    """Each person's total over the table's rounds, exact (stored as decimal strings): the seats' first, in
+    order, then onlookers' as they first played."""
+    return {row.name: Decimal(row.amount) for row in table.totals}
