@@ -21,6 +21,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from oxeye.service.errors import ServiceError
 
 
+KEY_MOST = 255  # the longest Idempotency-Key kept with a round
+
+
 class Base(DeclarativeBase):
     """The ledger's tables."""
 
@@ -72,6 +75,19 @@ class RoundRow(Base):
     played: Mapped[dict] = mapped_column(JSON)
     settlement: Mapped[dict] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UtcMoment, default=lambda: datetime.now(UTC))
+
+
+class RoundKeyRow(Base):
+    """The Idempotency-Key a client sent with a round, one round per key at a table: a client that timed out
+    after the round was stored and sent it again had it recorded twice."""
+
+    __tablename__ = "round_keys"
+    __table_args__ = (UniqueConstraint("table_id", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    key: Mapped[str] = mapped_column(String(KEY_MOST))
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    round: Mapped[RoundRow] = relationship()
 
 
 class BalanceRow(Base):

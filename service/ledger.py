@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
-from oxeye.service.db import BalanceRow, RoundRow, SeatRow, TableRow, writing
+from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
@@ -64,19 +64,39 @@ def rounds_after(session: Session, table_id: int, after: int, limit: int) -> lis
     return list(session.scalars(page.order_by(RoundRow.number).limit(limit)))
 
 
-def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
+def record_round(session: Session, table_id: int, played: RoundIn, key: str | None = None) -> tuple[RoundRow, bool]:
     """Settle a round at the table's current banker and store it with the new banker, in one
     transaction; rounds posted at once to one table are all kept, each settled at the banker and
     numbered after the one before it: within this process in turn (a round takes milliseconds), and
-    against another process sharing the database by taking the table's row before reading it."""
+    against another process sharing the database by taking the table's row before reading it. A round
+    sent again under the ``key`` it was stored with is answered as stored, not recorded again; whether
+    it was recorded now comes with it."""
     with writing(session):
         _hold_table(session, table_id)
         table = get_table(session, table_id)
+        stored = _stored_under(session, table_id, key, played) if key is not None else None
+        if stored is not None:
+            session.commit()  # lets the table's row go
+            return stored, False
         row = _settled_round(table, played)
         row.number = round_counts(session, table_id).get(table_id, 0) + 1
         session.add(row)
+        if key is not None:
+            session.add(RoundKeyRow(table_id=table_id, key=key, round=row))
         session.commit()
-        return row
+        return row, True
+
+
+def _stored_under(session: Session, table_id: int, key: str, played: RoundIn) -> RoundRow | None:
+    """The round stored at the table under this Idempotency-Key, if any; a 409 where it was another round
+    (the key reused by mistake would otherwise answer an old round for a new one)."""
+    stored = session.scalars(select(RoundKeyRow).where(RoundKeyRow.table_id == table_id, RoundKeyRow.key == key)).first()
+    if stored is None:
+        return None
+    if {k: v for k, v in stored.round.played.items() if k != "deltas"} != played.model_dump(mode="json"):
+        raise ServiceError(f"the Idempotency-Key {key!r} was sent with another round, stored as round "
+                           f"{stored.round.number}: send a new key with each new round", 409)
+    return stored.round
 
 
 def _hold_table(session: Session, table_id: int) -> None:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 
 from oxeye.service import ledger
-from oxeye.service.db import RoundRow, TableRow
+from oxeye.service.db import KEY_MOST, RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # rounds listed at once: by default, and at most
+
+# A client's name for one round it posts, printable ASCII: a resend under it is answered with the round stored.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=KEY_MOST,
+                                              pattern=r"^[\x20-\x7e]+$", description="one per round; a resend reuses it")]
 
 router = APIRouter(prefix="/v1/tables", tags=["ledger"],
                    responses={400: {"model": Problem}, 404: {"model": Problem}})
@@ -50,10 +54,16 @@ def table(table_id: RowId, db: Db) -> TableOut:
 
 
 @router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,
-             responses={401: {"model": Problem}}, response_model_exclude_unset=True)
-def play_round(table_id: RowId, body: RoundIn, db: Db) -> RoundOut:
-    """Settle and record a round at the table's current banker; the bank passes as the rules say."""
-    return _round_out(ledger.record_round(db, table_id, body))
+             responses={200: {"model": RoundOut, "description": "the round stored under this Idempotency-Key"},
+                        401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}},
+             response_model_exclude_unset=True)
+def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idempotency_key: IdempotencyKey = None) -> RoundOut:
+    """Settle and record a round at the table's current banker; the bank passes as the rules say. Sent again
+    with the same Idempotency-Key (a client that timed out), it is answered as stored (200), not recorded again."""
+    row, recorded = ledger.record_round(db, table_id, body, idempotency_key)
+    if not recorded:
+        response.status_code = 200
+    return _round_out(row)
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True,

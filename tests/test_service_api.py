@@ -321,6 +321,27 @@ def test_rounds_are_listed_a_page_at_a_time(client: TestClient) -> None:
     assert client.get("/v1/tables/99/rounds?limit=5").json() == {"error": "no table 99"}
 
 
+def test_a_round_sent_again_under_its_idempotency_key_is_answered_as_stored_not_recorded_again(client: TestClient) -> None:
+    """A client that timed out after the round was stored sent it again, and it was recorded twice."""
+    table_id = _table(client).json()["id"]
+    other_id = _table(client, name="table two").json()["id"]
+    first = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": "r-1"})
+    again = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": "r-1"})
+    assert (first.status_code, again.status_code, again.json()) == (201, 200, first.json())
+    table = client.get(f"/v1/tables/{table_id}").json()
+    assert (table["rounds"], table["banker"], table["balances"]) == (1, "bo", {"ann": -15, "bo": 10, "cy": 5})
+    elsewhere = client.post(f"/v1/tables/{other_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": "r-1"})
+    assert (elsewhere.status_code, elsewhere.json()["number"]) == (201, 1)  # a key is one table's
+    reused = client.post(f"/v1/tables/{table_id}/rounds", json={**ROUND, "stakes": {"bo": 10, "cy": 6}},
+                         headers={**KEY, "Idempotency-Key": "r-1"})
+    assert (reused.status_code, reused.json()) == (409, {"error": "the Idempotency-Key 'r-1' was sent with another "
+                                                         "round, stored as round 1: send a new key with each new round"})
+    for bad in ("", "x" * 256, "caf\u00e9"):
+        response = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": bad.encode()})
+        assert response.status_code == 422 and "header.Idempotency-Key" in response.json()["error"], response.json()
+    assert client.get(f"/v1/tables/{table_id}").json() == table
+
+
 def test_a_ledger_written_before_balances_were_kept_has_them_summed_once_at_start(tmp_path: Path) -> None:
     """Balances are kept per person now, no longer summed from the rounds at each read: a ledger from before
     (no balances table) has them summed from its rounds when it is opened, the seats' first, in order."""
