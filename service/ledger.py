@@ -14,19 +14,15 @@ from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRo
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
-from oxeye.service.schemas import RoundIn, TableIn
+from oxeye.service.schemas import RoundIn, TableChange, TableIn
 
 
 def create_table(session: Session, new: TableIn) -> TableRow:
     """Open a table; its rules are checked now, so that every later round can be settled."""
     rules_from_spec(new.rules)
-    if len(set(new.seats)) != len(new.seats):
-        raise ServiceError("every seat needs a distinct name")
-    if new.banker not in new.seats:
-        raise ServiceError(f"the banker {new.banker!r} has no seat at the table")
-    table = TableRow(name=new.name, rules=new.rules, banker=new.banker,
-                     seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)],
-                     totals=[BalanceRow(name=name, amount="0") for name in new.seats])
+    _check_seats(new.seats, new.banker)
+    table = TableRow(name=new.name, rules=new.rules, banker=new.banker)
+    _seat(table, new.seats)
     session.add(table)
     try:
         with writing(session):
@@ -34,6 +30,42 @@ def create_table(session: Session, new: TableIn) -> TableRow:
     except IntegrityError:
         raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
     return table
+
+
+def change_table(session: Session, table_id: int, change: TableChange) -> TableRow:
+    """A table's seats or banker changed, in one transaction under the table's row (as a round is): where the
+    banker left, every later round was refused ('the banker ... has no hand'). Balances are kept, a leaver's too."""
+    if change.seats is None and change.banker is None:
+        raise ServiceError("send the table's new banker or seats, or both")
+    with writing(session):
+        _hold_table(session, table_id)
+        table = get_table(session, table_id)
+        seats = [seat.name for seat in table.seats] if change.seats is None else change.seats
+        banker = change.banker or table.banker
+        _check_seats(seats, banker)
+        _seat(table, seats)
+        table.banker = banker
+        session.commit()
+        return table
+
+
+def _check_seats(seats: list[str], banker: str) -> None:
+    """Seats are named apart, and the banker sits at one."""
+    if len(set(seats)) != len(seats):
+        raise ServiceError("every seat needs a distinct name")
+    if banker not in seats:
+        raise ServiceError(f"the banker {banker!r} has no seat at the table")
+
+
+def _seat(table: TableRow, seats: list[str]) -> None:
+    """The table's seats made these, in order to the right (a seat kept keeps its row), each newcomer with a
+    balance of 0; one who leaves keeps theirs."""
+    held = {seat.name: seat for seat in table.seats}
+    table.seats = [held.get(name) or SeatRow(name=name) for name in seats]
+    for position, seat in enumerate(table.seats):
+        seat.position = position
+    known = {row.name for row in table.totals}
+    table.totals.extend(BalanceRow(name=name, amount="0") for name in seats if name not in known)
 
 
 def get_table(session: Session, table_id: int) -> TableRow:
@@ -115,7 +147,8 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
     if unknown:
         raise ServiceError(f"no seat at this table for {', '.join(unknown)}")
     if table.banker not in played.hands:
-        raise ServiceError(f"the banker {table.banker} has no hand")
+        raise ServiceError(f"the banker {table.banker} has no hand (one who left: name the new banker "
+                           f"with PATCH /v1/tables/{table.id})")
     start = seats.index(table.banker) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats) - 1)]  # from the banker's right
     unmatched = sorted(set(played.stakes) ^ (set(played.hands) - {table.banker}))

@@ -11,7 +11,7 @@ from oxeye.service.db import KEY_MOST, RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
-from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableIn, TableOut
+from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # rounds listed at once: by default, and at most
 
@@ -51,6 +51,13 @@ def tables(db: Db) -> list[TableOut]:
 def table(table_id: RowId, db: Db) -> TableOut:
     """A table: who banks now and everyone's balance."""
     return _table_out(ledger.get_table(db, table_id), ledger.round_counts(db, table_id))
+
+
+@router.patch("/{table_id}", response_model=TableOut, dependencies=KeyChecked,
+              responses={401: {"model": Problem}, 422: {"model": Problem}})
+def change_table(table_id: RowId, body: TableChange, db: Db) -> TableOut:
+    """Change a table's seats or banker, as when someone leaves or joins; balances are kept."""
+    return _table_out(ledger.change_table(db, table_id, body), ledger.round_counts(db, table_id))
 
 
 @router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,

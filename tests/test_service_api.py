@@ -359,6 +359,43 @@ def test_a_ledger_written_before_balances_were_kept_has_them_summed_once_at_star
         assert json.dumps(before[0]["balances"]) == '{"ann": -13, "bo": 5, "cy": 7, "dee": 1}'
 
 
+def test_a_table_takes_a_new_banker_and_seats_when_people_leave_and_join(client: TestClient) -> None:
+    """A table's seats and banker were fixed: once its banker left, every round was refused ('the banker ann
+    has no hand'), with no way to name another."""
+    table_id = _table(client).json()["id"]
+    client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers=KEY).raise_for_status()  # bo banks now
+    gone = {"hands": {"bo": "6-6 1-1 4-4 3-1 6-1", "cy": "6-5 4-1 5-5 3-3 2-2"}, "stakes": {"cy": 2}}
+    assert client.post(f"/v1/tables/{table_id}/rounds", json={"hands": {"cy": gone["hands"]["cy"], "ann": "6-3 5-4 4-3 "
+                       "3-2 6-2"}, "stakes": {"ann": 1}}, headers=KEY).json()["error"].startswith("the banker bo has no hand")
+    changed = client.patch(f"/v1/tables/{table_id}", json={"seats": ["cy", "dee", "bo"], "banker": "cy"}, headers=KEY)
+    assert changed.status_code == 200
+    assert changed.json() == {**client.get(f"/v1/tables/{table_id}").json(), "seats": ["cy", "dee", "bo"],
+                              "banker": "cy", "balances": {"ann": -15, "bo": 10, "cy": 5, "dee": 0}, "rounds": 1}
+    played = {"hands": {"cy": gone["hands"]["bo"], "dee": gone["hands"]["cy"], "bo": ROUND["hands"]["cy"]},
+              "stakes": {"dee": 2, "bo": 1}}
+    settled = client.post(f"/v1/tables/{table_id}/rounds", json=played, headers=KEY).json()["settlement"]
+    assert [p["name"] for p in settled["players"]] == ["dee", "bo"]  # in the new seats' order from cy's right
+    assert client.patch(f"/v1/tables/{table_id}", json={"banker": "dee"}, headers=KEY).json()["banker"] == "dee"
+
+
+def test_bad_table_changes_change_nothing(client: TestClient) -> None:
+    table_id = _table(client).json()["id"]
+    before = client.get(f"/v1/tables/{table_id}").json()
+    for body, headers, status, message in [
+        ({}, KEY, 400, "send the table's new banker or seats, or both"),
+        ({"banker": "zed"}, KEY, 400, "the banker 'zed' has no seat at the table"),
+        ({"seats": ["bo", "cy"]}, KEY, 400, "the banker 'ann' has no seat at the table"),
+        ({"seats": ["ann", "bo", "ann"]}, KEY, 400, "every seat needs a distinct name"),
+        ({"seats": ["ann"]}, KEY, 422, "seats: List should have at least 2 items"),
+        ({"bankers": "bo"}, KEY, 422, "bankers: Extra inputs are not permitted"),
+        ({"banker": "bo"}, {}, 401, "send the API key"),
+    ]:
+        response = client.patch(f"/v1/tables/{table_id}", json=body, headers=headers)
+        assert response.status_code == status and message in response.json()["error"], (body, response.json())
+    assert client.get(f"/v1/tables/{table_id}").json() == before
+    assert client.patch("/v1/tables/99", json={"banker": "bo"}, headers=KEY).json() == {"error": "no table 99"}
+
+
 @pytest.mark.parametrize("folder", ["what?", "a%20b", "x@y:z"])
 def test_the_ledger_lives_in_its_data_folder_whatever_the_folder_is_named(tmp_path: Path, folder: str) -> None:
     """The folder's path was pasted into a URL: 'what?' put the ledger in a file 'what' beside the folder (the
