@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, settle
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
-from oxeye.service.db import RoundRow, SeatRow, TableRow, writing
+from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
-from oxeye.service.schemas import RoundIn, TableIn
+from oxeye.service.schemas import RoundIn, TableChange, TableIn
 
 
 def create_table(session: Session, new: TableIn) -> TableRow:
     """Open a table; its rules are checked now, so that every later round can be settled."""
     rules_from_spec(new.rules)
-    if len(set(new.seats)) != len(new.seats):
-        raise ServiceError("every seat needs a distinct name")
-    if new.banker not in new.seats:
-        raise ServiceError(f"the banker {new.banker!r} has no seat at the table")
-    table = TableRow(name=new.name, rules=new.rules, banker=new.banker,
-                     seats=[SeatRow(name=name, position=i) for i, name in enumerate(new.seats)])
+    _check_seats(new.seats, new.banker)
+    table = TableRow(name=new.name, rules=new.rules, banker=new.banker)
+    _seat(table, new.seats)
     session.add(table)
     try:
         with writing(session):
@@ -33,6 +30,42 @@ def create_table(session: Session, new: TableIn) -> TableRow:
     except IntegrityError:
         raise ServiceError(f"a table named {new.name!r} exists already", 409) from None
     return table
+
+
+def change_table(session: Session, table_id: int, change: TableChange) -> TableRow:
+    """A table's seats or banker changed, in one transaction under the table's row (as a round is): where the
+    banker left, every later round was refused ('the banker ... has no hand'). Balances are kept, a leaver's too."""
+    if change.seats is None and change.banker is None:
+        raise ServiceError("send the table's new banker or seats, or both")
+    with writing(session):
+        _hold_table(session, table_id)
+        table = get_table(session, table_id)
+        seats = [seat.name for seat in table.seats] if change.seats is None else change.seats
+        banker = change.banker or table.banker
+        _check_seats(seats, banker)
+        _seat(table, seats)
+        table.banker = banker
+        session.commit()
+        return table
+
+
+def _check_seats(seats: list[str], banker: str) -> None:
+    """Seats are named apart, and the banker sits at one."""
+    if len(set(seats)) != len(seats):
+        raise ServiceError("every seat needs a distinct name")
+    if banker not in seats:
+        raise ServiceError(f"the banker {banker!r} has no seat at the table")
+
+
+def _seat(table: TableRow, seats: list[str]) -> None:
+    """The table's seats made these, in order to the right (a seat kept keeps its row), each newcomer with a
+    balance of 0; one who leaves keeps theirs."""
+    held = {seat.name: seat for seat in table.seats}
+    table.seats = [held.get(name) or SeatRow(name=name) for name in seats]
+    for position, seat in enumerate(table.seats):
+        seat.position = position
+    known = {row.name for row in table.totals}
+    table.totals.extend(BalanceRow(name=name, amount="0") for name in seats if name not in known)
 
 
 def get_table(session: Session, table_id: int) -> TableRow:
@@ -47,16 +80,55 @@ def list_tables(session: Session) -> list[TableRow]:
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 
-def record_round(session: Session, table_id: int, played: RoundIn) -> RoundRow:
+def round_counts(session: Session, table_id: int | None = None) -> dict[int, int]:
+    """How many rounds each table (or only this one) has recorded: its last round's number, as they run 1, 2,
+    ..., read from the rounds' index rather than by loading every round. A table with none is left out."""
+    last = select(RoundRow.table_id, func.max(RoundRow.number)).group_by(RoundRow.table_id)
+    if table_id is not None:
+        last = last.where(RoundRow.table_id == table_id)
+    return {table: count for table, count in session.execute(last)}
+
+
+def rounds_after(session: Session, table_id: int, after: int, limit: int) -> list[RoundRow]:
+    """A table's rounds numbered after ``after``, oldest first, at most ``limit`` of them (a 404 for no table)."""
+    get_table(session, table_id)
+    page = select(RoundRow).where(RoundRow.table_id == table_id, RoundRow.number > after)
+    return list(session.scalars(page.order_by(RoundRow.number).limit(limit)))
+
+
+def record_round(session: Session, table_id: int, played: RoundIn, key: str | None = None) -> tuple[RoundRow, bool]:
     """Settle a round at the table's current banker and store it with the new banker, in one
     transaction; rounds posted at once to one table are all kept, each settled at the banker and
     numbered after the one before it: within this process in turn (a round takes milliseconds), and
-    against another process sharing the database by taking the table's row before reading it."""
+    against another process sharing the database by taking the table's row before reading it. A round
+    sent again under the ``key`` it was stored with is answered as stored, not recorded again; whether
+    it was recorded now comes with it."""
     with writing(session):
         _hold_table(session, table_id)
-        row = _settled_round(get_table(session, table_id), played)
+        table = get_table(session, table_id)
+        stored = _stored_under(session, table_id, key, played) if key is not None else None
+        if stored is not None:
+            session.commit()  # lets the table's row go
+            return stored, False
+        row = _settled_round(table, played)
+        row.number = round_counts(session, table_id).get(table_id, 0) + 1
+        session.add(row)
+        if key is not None:
+            session.add(RoundKeyRow(table_id=table_id, key=key, round=row))
         session.commit()
-        return row
+        return row, True
+
+
+def _stored_under(session: Session, table_id: int, key: str, played: RoundIn) -> RoundRow | None:
+    """The round stored at the table under this Idempotency-Key, if any; a 409 where it was another round
+    (the key reused by mistake would otherwise answer an old round for a new one)."""
+    stored = session.scalars(select(RoundKeyRow).where(RoundKeyRow.table_id == table_id, RoundKeyRow.key == key)).first()
+    if stored is None:
+        return None
+    if {k: v for k, v in stored.round.played.items() if k != "deltas"} != played.model_dump(mode="json"):
+        raise ServiceError(f"the Idempotency-Key {key!r} was sent with another round, stored as round "
+                           f"{stored.round.number}: send a new key with each new round", 409)
+    return stored.round
 
 
 def _hold_table(session: Session, table_id: int) -> None:
@@ -68,13 +140,15 @@ def _hold_table(session: Session, table_id: int) -> None:
 
 
 def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
-    """The round settled at the table's current banker, added to the table with the new banker (not committed)."""
+    """The round settled at the table's current banker (not yet numbered), with the table's new banker and
+    balances (not committed)."""
     seats = [seat.name for seat in table.seats]
     unknown = sorted(set(played.hands) - set(seats))
     if unknown:
         raise ServiceError(f"no seat at this table for {', '.join(unknown)}")
     if table.banker not in played.hands:
-        raise ServiceError(f"the banker {table.banker} has no hand")
+        raise ServiceError(f"the banker {table.banker} has no hand (one who left: name the new banker "
+                           f"with PATCH /v1/tables/{table.id})")
     start = seats.index(table.banker) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats) - 1)]  # from the banker's right
     unmatched = sorted(set(played.stakes) ^ (set(played.hands) - {table.banker}))
@@ -89,31 +163,32 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
     if not players:
         raise ServiceError("a round needs at least one player besides the banker")
     result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
-    deltas = {result.banker: str(result.banker_delta), **{r.name: str(r.delta) for r in result.results}}
-    _check_balances(table, deltas)
-    row = RoundRow(table_id=table.id, number=len(table.rounds) + 1, banker=table.banker,
-                   played={**played.model_dump(mode="json"), "deltas": deltas},
-                   settlement=settlement_json(result))
-    table.rounds.append(row)
+    deltas = {result.banker: result.banker_delta, **{r.name: r.delta for r in result.results}}
+    _add_to_balances(table, deltas)
     table.banker = result.next_banker
-    return row
+    return RoundRow(table_id=table.id, banker=result.banker, settlement=settlement_json(result),
+                    played={**played.model_dump(mode="json"), "deltas": {name: str(d) for name, d in deltas.items()}})
 
 
-def _check_balances(table: TableRow, deltas: dict[str, str]) -> None:
-    """A round that would bring a balance to 10^13 or more is refused, as a round's own amount is: a
-    balance summed over rounds each under it outgrew what a reader's float holds to the cent."""
+def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:
+    """Each person's balance moved by the round, exactly. A round that would bring one to 10^13 or more is
+    refused, as a round's own amount is: a balance summed over rounds each under it outgrew what a reader's
+    float holds to the cent."""
+    held = {row.name: row for row in table.totals}
     totals = balances(table)
     for name, delta in deltas.items():
-        total = totals.get(name, Decimal(0)) + Decimal(delta)
-        if abs(total) >= AMOUNT_LIMIT:
-            raise ServiceError(f"this round would bring {name}'s balance to {total.normalize():e}, "
+        totals[name] = totals.get(name, Decimal(0)) + delta
+        if abs(totals[name]) >= AMOUNT_LIMIT:
+            raise ServiceError(f"this round would bring {name}'s balance to {totals[name].normalize():e}, "
                                "too large to keep to the cent (under 1e13)")
+    for name in deltas:
+        if name not in held:
+            held[name] = BalanceRow(name=name)
+            table.totals.append(held[name])
+        held[name].amount = str(totals[name])
 
 
 def balances(table: TableRow) -> dict[str, Decimal]:
-    """Each person's total over the table's rounds, exact (stored as decimal strings)."""
-    totals = {seat.name: Decimal(0) for seat in table.seats}
-    for row in table.rounds:
-        for name, delta in row.played["deltas"].items():
-            totals[name] = totals.get(name, Decimal(0)) + Decimal(delta)
-    return totals
+    """Each person's total over the table's rounds, exact (stored as decimal strings): the seats' first, in
+    order, then onlookers' as they first played."""
+    return {row.name: Decimal(row.amount) for row in table.totals}

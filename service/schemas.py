@@ -153,6 +153,13 @@ class TableIn(RequestModel):
     banker: Name
 
 
+class TableChange(RequestModel):
+    """A table's new seats (in order around the table to the right) or banker, or both; what is not sent stays."""
+
+    seats: list[Name] | None = Field(default=None, min_length=2)
+    banker: Name | None = None
+
+
 class TableOut(BaseModel):
     id: int
     name: str

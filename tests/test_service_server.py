@@ -25,6 +25,13 @@ from oxeye.vision.classifier import CLASSIFIER_NAME
 from serving import free_port, refused, start_server, stop_server
 
 KEY = {"X-API-Key": "k"}
+DUKES = {"hands": {"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, "stakes": {"bo": 3}}  # bo wins 7 x 3
+
+
+def _gnau_table(url: str, name: str) -> dict:
+    """A new gnau table for ann (banking) and bo, opened at the server at ``url``."""
+    return httpx.post(f"{url}/v1/tables", headers=KEY, json={
+        "name": name, "rules": "gnau", "seats": ["ann", "bo"], "banker": "ann"}).json()
 
 
 def test_ledger_survives_a_killed_server(tmp_path: Path) -> None:
@@ -32,11 +39,8 @@ def test_ledger_survives_a_killed_server(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}"
     server = start_server(tmp_path, port, "--api-key", "k")
     try:
-        table = httpx.post(f"{url}/v1/tables", headers=KEY, json={
-            "name": "kill test", "rules": "gnau", "seats": ["ann", "bo"], "banker": "ann"}).json()
-        played = httpx.post(f"{url}/v1/tables/{table['id']}/rounds", headers=KEY, json={
-            "hands": {"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, "stakes": {"bo": 3}})
-        assert played.status_code == 201
+        table = _gnau_table(url, "kill test")
+        assert httpx.post(f"{url}/v1/tables/{table['id']}/rounds", headers=KEY, json=DUKES).status_code == 201
     finally:
         server.send_signal(signal.SIGKILL)  # no clean shutdown
         server.wait(10)
@@ -72,13 +76,35 @@ def test_rounds_posted_at_once_to_one_table_are_all_kept_in_turn(tmp_path: Path)
     assert "Traceback" not in server.stderr.read().decode()
 
 
+def test_a_round_resent_after_its_answer_was_lost_is_recorded_once(tmp_path: Path) -> None:
+    """A client that gave up waiting after the server stored its round sent it again: recorded twice. Sent
+    with an Idempotency-Key, the resend is answered with the round stored (200), whichever came first."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path, port, "--api-key", "k")
+    try:
+        table = _gnau_table(url, "retry")
+        headers = {**KEY, "Idempotency-Key": "9f1c-round"}
+        with contextlib.suppress(httpx.ReadTimeout):  # the answer lost: the client gives up before it comes
+            httpx.post(f"{url}/v1/tables/{table['id']}/rounds", headers=headers, json=DUKES,
+                       timeout=httpx.Timeout(10, read=0.0001))
+        resent = httpx.post(f"{url}/v1/tables/{table['id']}/rounds", headers=headers, json=DUKES)
+        assert resent.status_code in (200, 201) and resent.json()["number"] == 1
+        again = httpx.post(f"{url}/v1/tables/{table['id']}/rounds", headers=headers, json=DUKES)
+        assert (again.status_code, again.json()) == (200, resent.json())
+        after = httpx.get(f"{url}/v1/tables/{table['id']}").json()
+        assert after["rounds"] == 1 and after["balances"] == {"ann": -21, "bo": 21}
+    finally:
+        stop_server(server)
+
+
 def test_a_round_waits_for_the_round_another_service_is_storing_at_its_table(tmp_path: Path, monkeypatch) -> None:
     """Two services on one database, as two processes (each with its own lock, none here): each read the
     table, then stored its round under the next number; where the other had stored one meanwhile it
     settled again, and after eight such turns it gave up (503), though nothing was wrong with the round."""
     url = f"sqlite:///{tmp_path / 'oxeye.sqlite3'}"
     here, there = open_database(url), open_database(url)
-    played = RoundIn(hands={"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, stakes={"bo": 3})
+    played = RoundIn(**DUKES)
     with here() as session:
         table_id = ledger.create_table(session, TableIn(name="t", rules="gnau", seats=["ann", "bo"], banker="ann")).id
     monkeypatch.setattr("oxeye.service.db.WRITING", contextlib.nullcontext())
@@ -86,7 +112,7 @@ def test_a_round_waits_for_the_round_another_service_is_storing_at_its_table(tmp
     settled = ledger._settled_round
 
     def settled_as_the_other_service_records(table: TableRow, round_in: RoundIn) -> RoundRow:
-        if threading.current_thread() is threading.main_thread() and table.rounds is not None:  # read: now store one there
+        if threading.current_thread() is threading.main_thread():  # the table read: now store one there
             others.append(threading.Thread(target=_record, args=(there, table_id, played)))
             others[-1].start()
             others[-1].join(1)
@@ -94,11 +120,11 @@ def test_a_round_waits_for_the_round_another_service_is_storing_at_its_table(tmp
 
     monkeypatch.setattr(ledger, "_settled_round", settled_as_the_other_service_records)
     with here() as session:
-        assert ledger.record_round(session, table_id, played).number == 1
+        assert ledger.record_round(session, table_id, played)[0].number == 1
     for other in others:
         other.join(10)
     with here() as session:
-        assert [r.number for r in ledger.get_table(session, table_id).rounds] == [1, 2]
+        assert [r.number for r in ledger.rounds_after(session, table_id, 0, 10)] == [1, 2]
     dispose(here), dispose(there)
 
 
