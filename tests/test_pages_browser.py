@@ -175,7 +175,7 @@ def test_trainer_flow(server, browser) -> None:
         assert label in browser.find_element(By.CLASS_NAME, "player").text
         # The last round's record stays in view until this round's arrives.
         _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
-              and f"{round_number} drills" in d.find_element(By.CLASS_NAME, "summary").text)
+              and f"ana: {round_number} drill{'s' if round_number > 1 else ''}, " in d.find_element(By.CLASS_NAME, "summary").text)
     assert "50% right" in browser.find_element(By.CLASS_NAME, "summary").text
 
 
@@ -295,7 +295,7 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
                     and d.find_element(By.CLASS_NAME, "summary"))
-    assert summary.text.startswith("Ana / table 3: 1 drills, 100% right")
+    assert summary.text.startswith("Ana / table 3: 1 drill, 100% right")
     assert browser.find_element(By.CLASS_NAME, "verdict").text == "Right"
 
 
@@ -491,7 +491,7 @@ def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> No
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
-    assert summary.text.startswith("gus: 1 drills")
+    assert summary.text.startswith("gus: 1 drill,")
 
 
 def test_live_page_holds_the_table_fixed_while_reading(server, browser) -> None:
