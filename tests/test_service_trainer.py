@@ -67,7 +67,23 @@ def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
         assert (record["trainee"], record["drills"], record["correct"]) == ("jo/ann", 1, 0.0)
 
 
+def test_a_payout_sent_as_a_number_is_read_digit_for_digit(app) -> None:
+    """{"payout": -10} was refused, 'Input should be a valid string'; read as a float, a payout a hair off the
+    right one would be graded right."""
+    with TestClient(app) as client:
+        for sent, right in (("{}", True), ("{}.0", True), ("{}.0000000000000001", False)):
+            drill = client.post("/v1/trainer/drills", json={"trainee": "num"}).json()
+            label, payout = _truth(app, drill["id"])
+            body = '{"label": "%s", "payout": %s}' % (label, sent.format(payout))
+            grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", content=body,
+                                headers={"Content-Type": "application/json"}).json()
+            assert (grade["ox_correct"], grade["payout_correct"], grade["payout"]) == (True, right, payout), body
+            with app.state.sessions() as db:
+                assert db.get(DrillRow, drill["id"]).answer_payout == sent.format(payout)
+
+
 @pytest.mark.parametrize(("body", "status", "message"), [
+    ({"label": "No Ox", "payout": True}, 422, 'payout: should be a number of chips or its text, like -10 or "30"'),
     ({"label": "No Ox", "payout": "lots"}, 400, "payout must be a number"),
     ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
     ({"label": "No Ox"}, 422, "payout"),
