@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from decimal import Decimal
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
@@ -103,6 +104,26 @@ def test_bad_answers(app, body: dict, status: int, message: str) -> None:
         dots = client.post("/v1/trainer/drills", json={"trainee": "..", "rules": "gnau"})
         assert dots.status_code == 422 and dots.json()["error"] == "trainee: cannot be '..': no URL reaches that record"
         assert client.post("/v1/trainer/drills", json={"trainee": "kim", "rules": "nope"}).status_code == 400
+
+
+def test_as_many_requests_at_once_as_worker_threads_each_get_a_connection(app, monkeypatch) -> None:
+    """The pool held 5 connections and 10 more where the app runs 40 requests at once: a burst of pictures,
+    each holding its connection while drawn, left the rest waiting 30 s for one, then failing."""
+    async def worker_threads() -> int:
+        return anyio.to_thread.current_default_thread_limiter().total_tokens
+
+    together = threading.Barrier(anyio.run(worker_threads), timeout=10)
+
+    def drawn(_drill: DrillRow) -> bytes:
+        together.wait()  # every request holding its connection at once
+        return b"a picture"
+
+    monkeypatch.setattr(trainer, "picture", drawn)
+    with TestClient(app) as client:
+        path = client.post("/v1/trainer/drills", json={"trainee": "pia"}).json()["image"]
+        with ThreadPoolExecutor(together.parties) as pool:
+            statuses = list(pool.map(lambda _: client.get(path).status_code, range(together.parties)))
+    assert statuses == [200] * together.parties
 
 
 def test_deals_are_ten_distinct_items_from_the_seed() -> None:
