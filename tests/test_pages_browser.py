@@ -689,3 +689,23 @@ def test_live_page_stops_from_the_keyboard_as_it_started(server, browser) -> Non
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera", 5)
+
+
+def test_trainer_says_what_the_payout_box_wants(server, browser) -> None:
+    """Of "+5" or "2,5" the browser said only "Please match the requested format"."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _deal_to(browser, url, "lou")
+    box = browser.find_element(By.ID, "payout")
+    wanted = 'chips as a number, like 30, -10 or 2.5 (a point, not a comma; no "+")'
+    for typed, message in (("+5", wanted), ("2,5", wanted), ("-2.5", "")):
+        box.clear()
+        box.send_keys(typed)
+        assert browser.execute_script("return arguments[0].validationMessage", box) == message, typed
+    box.clear()
+    box.send_keys("+5")
+    browser.find_element(By.ID, "deal").click()  # the next drill's box, cleared, is not refused for the last's
+    _wait(browser, lambda d: d.execute_script("return arguments[0].value === '' && !arguments[0].validity.customError", box))
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'lou'").fetchone() == (2, 0)
