@@ -709,3 +709,15 @@ def test_trainer_says_what_the_payout_box_wants(server, browser) -> None:
     _wait(browser, lambda d: d.execute_script("return arguments[0].value === '' && !arguments[0].validity.customError", box))
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'lou'").fetchone() == (2, 0)
+
+
+def test_upload_page_gives_read_it_the_focus_back(server, browser, tmp_path: Path) -> None:
+    """Read it, disabled while the photo was read, lost the focus: Enter could not read the next photo."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and not d.find_element(By.ID, "evaluate")
+          .get_attribute("disabled"))
+    assert browser.execute_script("return document.activeElement.id") == "evaluate"
