@@ -223,6 +223,42 @@ def test_a_grade_explains_its_payout(app) -> None:
         assert client.get("/v1/trainer/trainees/uma").json()["recent"][0]["payout_explanation"] == grade["payout_explanation"]
 
 
+def test_a_started_service_loads_the_faces_and_the_detector_beside_its_requests(tmp_path, monkeypatch) -> None:
+    """The first deal after a start waited 2 to 5 s for the faces, and the first photo loaded the model. Both
+    are loaded at start-up, in the background: the service answers meanwhile, and faces that fail to load
+    there are loaded by the deal that needs them."""
+    import time
+
+    tries, go_on = [], threading.Event()
+
+    def load_library(cache):  # type: ignore[no-untyped-def]
+        """The faces, failing the first time once told to go on."""
+        tries.append(cache)
+        go_on.wait(10)
+        if len(tries) == 1:
+            raise OSError("out of memory")
+        return real(cache)
+
+    real = trainer.load_library
+    monkeypatch.setattr(trainer, "load_library", load_library)
+    monkeypatch.setattr("oxeye.vision.detector.Detector", lambda path: f"the detector at {path.name}")
+    trainer._made_faces.cache_clear()  # as in a service just started
+    app = create_app(Settings(data_dir=tmp_path, warm_up=True))
+    with TestClient(app) as client:
+        assert client.get("/v1/health").status_code == 200
+        deadline = time.monotonic() + 10
+        while not tries and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(tries) == 1  # loading, while the service answers
+        go_on.set()
+        while app.state.detector is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert app.state.detector == "the detector at oxeye.onnx"  # loaded after the faces failed
+        assert client.post("/v1/trainer/drills", json={"trainee": "ivo"}).status_code == 201
+    trainer._made_faces.cache_clear()  # not the patched one's
+    assert len(tries) == 2
+
+
 def test_pictures_asked_for_at_once_make_the_faces_once(app, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each picture asked for before the first was drawn made the renderer's faces anew: 20 trainees starting
     at once waited up to 64 s (2.5 GB), five of them a 500 once their requests held every database connection."""
