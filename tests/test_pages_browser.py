@@ -140,6 +140,16 @@ def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     return result.evaluation.label, result.delta
 
 
+def _slow_deals(driver, ms: int) -> None:
+    """The page's deals each held back ``ms`` before they are sent, as a slow server's."""
+    driver.execute_script("""
+        const fetched = window.fetch, ms = arguments[0];
+        window.fetch = async (path, init) => {
+          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, ms));
+          return fetched(path, init);
+        };""", ms)
+
+
 def _deal_to(driver, url: str, trainee: str) -> None:
     """The trainer page with a drill dealt to ``trainee``, on show."""
     from selenium.webdriver.common.by import By
@@ -665,12 +675,7 @@ def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server
     _deal_to(browser, server[0], "quinn")
     Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
-    browser.execute_script("""
-        const fetched = window.fetch;
-        window.fetch = async (path, init) => {
-          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, 3000));
-          return fetched(path, init);
-        };""")
+    _slow_deals(browser, 3000)
     browser.find_element(By.ID, "deal").click()
     assert not browser.find_element(By.ID, "submit").is_displayed()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -721,3 +726,16 @@ def test_upload_page_gives_read_it_the_focus_back(server, browser, tmp_path: Pat
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and not d.find_element(By.ID, "evaluate")
           .get_attribute("disabled"))
     assert browser.execute_script("return document.activeElement.id") == "evaluate"
+
+
+def test_trainer_says_it_is_dealing_while_a_deal_is_on_its_way(server, browser) -> None:
+    """A deal can take seconds (the first after a start waits for the pictures' faces): nothing said so."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("rio")
+    _slow_deals(browser, 1500)
+    browser.find_element(By.ID, "deal").click()
+    assert browser.find_element(By.ID, "deal").text == "Dealing…"
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.find_element(By.ID, "deal").text == "Deal"
