@@ -200,7 +200,10 @@ def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Ma
 
 def _check_label(key: str, text: str) -> None:
     """RulesError unless a label's only field is a plain {value}: another (``{points}``, a lone brace)
-    failed each time a hand was labelled, a traceback; or unless it is at most ``MOST_LABEL_CHARACTERS`` long."""
+    failed each time a hand was labelled, a traceback; or unless it holds words, at most ``MOST_LABEL_CHARACTERS``
+    long (a blank one labelled every such hand with nothing, and was an empty line among a drill's choices)."""
+    if not text.strip():
+        raise RulesError(f"option 'labels': {key!r} is blank: a hand so labelled would say nothing")
     if len(text) > MOST_LABEL_CHARACTERS:
         raise RulesError(f"option 'labels': {key!r} may be at most {MOST_LABEL_CHARACTERS} characters, not "
                          f"{len(text)}")

@@ -88,6 +88,9 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"labels": {"single_ox": "Ox {"}}, "option 'labels': 'single_ox' may hold no field but"),
     ({"labels": {"double_ox": "Pair {value.x}"}}, "option 'labels': 'double_ox' may hold no field but"),
     ({"labels": {"no_ox": "None {value:>3}"}}, "option 'labels': 'no_ox' may hold no field but"),
+    # a blank label said nothing of a hand, and was an empty line among a drill's choices
+    ({"labels": {"no_ox": ""}}, "option 'labels': 'no_ox' is blank: a hand so labelled would say nothing"),
+    ({"labels": {"single_ox": " \t"}}, "option 'labels': 'single_ox' is blank"),
     # a drill's answer keeps the label in 100 characters, which PostgreSQL holds to (a 500)
     ({"labels": {"no_ox": "x" * 41}}, "option 'labels': 'no_ox' may be at most 40 characters, not 41"),
     ({"labels": {"single_ox": "Ox {value}" + "!" * 500}}, "option 'labels': 'single_ox' may be at most 40 characters"),
