@@ -27,6 +27,9 @@ CARD_OPTIONS = ("triple_is_ox", "ten_is_duke", "five_small_max_total", "double_o
 T = TypeVar("T")
 MOST_DECKS = 8  # a deck deals ten seats; a casino's shoe holds eight (and a billion would be a billion copies to deal from)
 MOST_STAKES = 1000  # the most stakes one hand may win or pay: no table plays more, and far more overflows a float
+# The longest label: words to read at a glance; a drill's answer keeps its label in 100 characters (PostgreSQL
+# refuses more, a 500), and a label had no limit.
+MOST_LABEL_CHARACTERS = 40
 
 DEFAULT_LABELS: Mapping[str, str] = types.MappingProxyType({
     "five_dukes": "Five Dukes",
@@ -220,7 +223,13 @@ def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Ma
 
 def _check_label(key: str, text: str) -> None:
     """RulesError unless a label's only field is a plain {value}: another (``{points}``, a lone brace)
-    failed each time a hand was labelled, a traceback."""
+    failed each time a hand was labelled, a traceback; or unless it holds words, at most ``MOST_LABEL_CHARACTERS``
+    long (a blank one labelled every such hand with nothing, and was an empty line among a drill's choices)."""
+    if not text.strip():
+        raise RulesError(f"option 'labels': {key!r} is blank: a hand so labelled would say nothing")
+    if len(text) > MOST_LABEL_CHARACTERS:
+        raise RulesError(f"option 'labels': {key!r} may be at most {MOST_LABEL_CHARACTERS} characters, not "
+                         f"{len(text)}")
     try:
         fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text)
                   if name is not None]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
+import threading
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +16,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oxeye.engine import EngineError
-from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer
+from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
 from oxeye.service.db import dispose, open_database
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError
@@ -23,6 +26,8 @@ from oxeye.service.uploads import BodyLimit
 from oxeye.vision.images import make_folder
 
 if TYPE_CHECKING:
+    from starlette.datastructures import State
+
     from oxeye.service.stream import Stream
     from oxeye.vision.detector import Detector
 
@@ -38,6 +43,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(_app: FastAPI):  # type: ignore[no-untyped-def]
         # 20 photos sent at once were all held decoded (6.8 GB of 40-megapixel ones), starving the event loop.
         app.state.readings = asyncio.Semaphore(settings.readings)
+        if settings.warm_up:
+            threading.Thread(target=_warm_up, args=(app.state,), name="oxeye-warm-up", daemon=True).start()
         if app.state.stream is not None:
             await app.state.stream.start()
         yield
@@ -66,6 +73,17 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _failure)
     return app
+
+
+def _warm_up(state: State) -> None:
+    """The trainer's faces and the detector loaded now, beside the requests: the first deal after a start
+    waited 2 to 5 s for the faces, and the first photo loaded the model. One that cannot be loaded is left
+    for the first request that needs it to load, or to say why not, as it did before."""
+    for name, load in (("the trainer's faces", trainer.faces), ("the detector", functools.partial(detector, state))):
+        try:
+            load()
+        except Exception as error:  # the request that needs it says why
+            logging.getLogger(__name__).warning("%s could not be loaded at start-up: %s", name, error)
 
 
 def _named_model(settings: Settings) -> Detector | None:

@@ -17,6 +17,7 @@ from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorat
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+from sqlalchemy.pool import QueuePool
 
 from oxeye.service.errors import ServiceError
 
@@ -122,13 +123,20 @@ class DrillRow(Base):
     payout_correct: Mapped[bool | None] = mapped_column(default=None)
 
 
+# The threads Starlette runs sync routes and dependencies in (anyio's default limiter). The pool gives each a
+# connection, and as many again to sessions whose route has returned and that wait for a thread to close them:
+# SQLAlchemy's 5 and 10 more let a burst of requests wait on one another's connections for 30 s, then fail.
+WORKER_THREADS = 40
+
+
 def open_database(url: str | URL) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
     that names no database, a driver not installed, an in-memory SQLite or a database that cannot be
     opened is one clear error (the URL shown without its password)."""
     try:
         shown = make_url(url).render_as_string(hide_password=True)
-        engine = create_engine(url)
+        # Named, as SQLite's in memory gets another pool, which takes no overflow (such a URL is refused below).
+        engine = create_engine(url, poolclass=QueuePool, pool_size=WORKER_THREADS, max_overflow=WORKER_THREADS)
     except ModuleNotFoundError as error:
         raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
     except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too

@@ -47,7 +47,8 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
 
         given = [name for name, _ in websocket.query_params.multi_items()]
         refuse_unknown_or_repeated(given, ("rules", "banker", "stakes"), "query field")
-        table = LiveTable(detector(websocket.app.state), rules_from_text(rules), banker,
+        reader = await run_in_threadpool(detector, websocket.app.state)  # the first loads it: not on the event loop
+        table = LiveTable(reader, rules_from_text(rules), banker,
                           parse_stakes(stakes, banker), settings.settle_frames)
     except (ServiceError, EngineError) as error:
         await websocket.send_json({"error": str(error)})

@@ -47,7 +47,8 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     data = await image.read(settings.max_upload_bytes + 1)
     async with request.app.state.readings:
         photo = await run_in_threadpool(decode_upload, data, settings)
-        reading = await run_in_threadpool(detector(request.app.state).read, photo.pixels, kinds=table_kinds(house_rules))
+        reader = await run_in_threadpool(detector, request.app.state)  # the first loads it: not on the event loop
+        reading = await run_in_threadpool(reader.read, photo.pixels, kinds=table_kinds(house_rules))
         scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map)
         # drawn as decoded (a large JPEG reduced), its boxes the decoded photo's
         jpeg = await run_in_threadpool(annotated_jpeg, photo.pixels, reading, scored) if annotate else None

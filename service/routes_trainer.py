@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from collections.abc import Callable, Coroutine
+from decimal import Decimal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
 
 from oxeye.service import trainer
 from oxeye.service.db import DrillRow
@@ -47,11 +51,36 @@ def picture(drill_id: RowId, db: Db) -> Response:
     return Response(trainer.picture(drill), media_type="image/jpeg")
 
 
-@router.post("/drills/{drill_id}/answer", response_model=GradeOut, responses={409: {"model": Problem}})
+class _ExactNumbers(Request):
+    """A request whose JSON body's numbers are read as Decimal, digit for digit: read as floats, a payout of
+    30.0000000000000001 was 30, graded right."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), parse_float=Decimal)
+        return self._json
+
+
+class ExactNumbersRoute(APIRoute):
+    """A route given its JSON body as ``_ExactNumbers`` reads it."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def exact(request: Request) -> Response:
+            return await handler(_ExactNumbers(request.scope, request.receive))
+
+        return exact
+
+
 def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
     """Grade the answer (once) and say why."""
     drill = _drill(db, drill_id)
     return _grade_out(drill, trainer.answer(db, drill, body.label, body.payout))
+
+
+router.add_api_route("/drills/{drill_id}/answer", answer, methods=["POST"], response_model=GradeOut,
+                     responses={409: {"model": Problem}}, route_class_override=ExactNumbersRoute)
 
 
 @router.get("/trainees/{trainee:path}", response_model=HistoryOut)

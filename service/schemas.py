@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
@@ -220,10 +220,20 @@ class DrillOut(BaseModel):
     question: str
 
 
+def _number_as_text(payout: object) -> object:
+    """A payout sent as a JSON number, as its text: ``-10`` was refused, 'Input should be a valid string'. The
+    answer's route reads numbers as Decimal (``ExactNumbersRoute``), so the text is the number as sent."""
+    if isinstance(payout, bool) or not isinstance(payout, (str, int, float, Decimal)):
+        raise PydanticCustomError("payout_type", "should be a number of chips or its text, like -10 or \"30\"")
+    return str(payout)
+
+
 class AnswerIn(RequestModel):
     label: str = Field(description="the player's best ox, one of the drill's choices")
     # at most the stored answer's 40 characters: PostgreSQL refuses a longer one (a 500)
-    payout: str = Field(max_length=40, description="what the player wins (negative: pays), in chips", examples=["-10", "30"])
+    payout: Annotated[str, Field(max_length=40, description="what the player wins (negative: pays), in chips: a "
+                                 "number or its text", examples=[-10, "30"]),
+                      BeforeValidator(_number_as_text), WithJsonSchema({"type": ["number", "string"], "maxLength": 40})]
 
 
 class GradeOut(BaseModel):

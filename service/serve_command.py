@@ -85,7 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
                         settle_frames=args.settle_frames, source=args.source, stream_rules=stream_rules,
-                        stream_banker=stream_banker)
+                        stream_banker=stream_banker, warm_up=True)
     with listening_socket(args.host, args.port) as sock:
         # A viewer of /v1/stream.mjpg that stopped reading cannot be ended: it is given 3 s at shutdown, not forever.
         # A /v1/live frame may be as large as an upload: uvicorn's own limit (16 MiB) closed the socket on less.

@@ -29,6 +29,7 @@ class Settings:
     source: str | None = None  # a camera index, video file or stream URL served annotated at /v1/stream.mjpg
     stream_rules: str = "gnau"  # the stream's house rules (a preset, or inline JSON)
     stream_banker: int = 0  # the hand the stream settles the others against
+    warm_up: bool = False  # load the trainer's faces and the detector in the background at start-up (serve does)
 
     @property
     def database_url(self) -> str | URL:

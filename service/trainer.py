@@ -47,7 +47,7 @@ def deal(seed: int, rules: HouseRules) -> tuple[tuple[str, ...], tuple[str, ...]
 _MAKING_FACES = threading.Lock()
 
 
-def _faces() -> Library:
+def faces() -> Library:
     """The renderer's faces, made once per process on the first picture (a few seconds). Pictures asked
     for meanwhile wait for them: each made its own, and 20 trainees starting at once waited up to 64 s
     (2.5 GB), five of them a 500 when the database connections their requests held ran out."""
@@ -67,7 +67,7 @@ def picture(drill: DrillRow) -> bytes:
     import numpy as np
 
     kind = rules_from_spec(drill.rules).items
-    scene = render_hands(np.random.default_rng(drill.seed), _faces(), kind,
+    scene = render_hands(np.random.default_rng(drill.seed), faces(), kind,
                          [drill.banker.split(), drill.player.split()], (960, 720))
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:
@@ -79,7 +79,7 @@ def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
     """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded (the
     first picture waited seconds for them, counted as the trainee's time)."""
     rules = rules_from_spec(rules_spec)
-    _faces()
+    faces()
     seed = random.SystemRandom().randrange(2**31)
     banker, player, stake = deal(seed, rules)
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),

@@ -88,6 +88,12 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"labels": {"single_ox": "Ox {"}}, "option 'labels': 'single_ox' may hold no field but"),
     ({"labels": {"double_ox": "Pair {value.x}"}}, "option 'labels': 'double_ox' may hold no field but"),
     ({"labels": {"no_ox": "None {value:>3}"}}, "option 'labels': 'no_ox' may hold no field but"),
+    # a blank label said nothing of a hand, and was an empty line among a drill's choices
+    ({"labels": {"no_ox": ""}}, "option 'labels': 'no_ox' is blank: a hand so labelled would say nothing"),
+    ({"labels": {"single_ox": " \t"}}, "option 'labels': 'single_ox' is blank"),
+    # a drill's answer keeps the label in 100 characters, which PostgreSQL holds to (a 500)
+    ({"labels": {"no_ox": "x" * 41}}, "option 'labels': 'no_ox' may be at most 40 characters, not 41"),
+    ({"labels": {"single_ox": "Ox {value}" + "!" * 500}}, "option 'labels': 'single_ox' may be at most 40 characters"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
 ])
 def test_bad_options_name_the_field(options: dict, message: str) -> None:
@@ -215,6 +221,12 @@ def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None
     assert rules.multiplier("ngau_tonku", None) == 5
     rules = rules_from_mapping({"base": "niuniu", "ranking": ["five_small", "niu_niu", "single_ox", "no_ox"]})
     assert "bomb" not in rules.labels and rules.label("niu_niu", None) == "Niu Niu (牛牛)"
+
+
+def test_a_label_may_be_forty_characters() -> None:
+    """The cap (a longer one is refused above) leaves room for words a table would write."""
+    rules = rules_from_mapping({"base": "niuniu", "labels": {"niu_niu": "x" * 40, "bomb": "Bomb {value}" + "!" * 28}})
+    assert (rules.label("niu_niu", None), rules.label("bomb", "10")) == ("x" * 40, "Bomb 10" + "!" * 28)
 
 
 def test_a_table_over_the_base_changes_only_the_entries_it_names() -> None:

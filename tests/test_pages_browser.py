@@ -140,6 +140,16 @@ def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     return result.evaluation.label, result.delta
 
 
+def _slow_deals(driver, ms: int) -> None:
+    """The page's deals each held back ``ms`` before they are sent, as a slow server's."""
+    driver.execute_script("""
+        const fetched = window.fetch, ms = arguments[0];
+        window.fetch = async (path, init) => {
+          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, ms));
+          return fetched(path, init);
+        };""", ms)
+
+
 def _deal_to(driver, url: str, trainee: str) -> None:
     """The trainer page with a drill dealt to ``trainee``, on show."""
     from selenium.webdriver.common.by import By
@@ -175,7 +185,7 @@ def test_trainer_flow(server, browser) -> None:
         assert label in browser.find_element(By.CLASS_NAME, "player").text
         # The last round's record stays in view until this round's arrives.
         _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
-              and f"{round_number} drills" in d.find_element(By.CLASS_NAME, "summary").text)
+              and f"ana: {round_number} drill{'s' if round_number > 1 else ''}, " in d.find_element(By.CLASS_NAME, "summary").text)
     assert "50% right" in browser.find_element(By.CLASS_NAME, "summary").text
 
 
@@ -311,7 +321,7 @@ def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browse
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
                     and d.find_element(By.CLASS_NAME, "summary"))
-    assert summary.text.startswith("Ana / table 3: 1 drills, 100% right")
+    assert summary.text.startswith("Ana / table 3: 1 drill, 100% right")
     assert browser.find_element(By.CLASS_NAME, "verdict").text == "Right"
 
 
@@ -507,7 +517,7 @@ def test_trainer_shows_the_record_of_the_trainee_dealt_to(server, browser) -> No
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
     summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
-    assert summary.text.startswith("gus: 1 drills")
+    assert summary.text.startswith("gus: 1 drill,")
 
 
 def test_live_page_holds_the_table_fixed_while_reading(server, browser) -> None:
@@ -681,12 +691,7 @@ def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server
     _deal_to(browser, server[0], "quinn")
     Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
-    browser.execute_script("""
-        const fetched = window.fetch;
-        window.fetch = async (path, init) => {
-          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, 3000));
-          return fetched(path, init);
-        };""")
+    _slow_deals(browser, 3000)
     browser.find_element(By.ID, "deal").click()
     assert not browser.find_element(By.ID, "submit").is_displayed()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -705,3 +710,48 @@ def test_live_page_stops_from_the_keyboard_as_it_started(server, browser) -> Non
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     _wait(browser, lambda d: d.find_element(By.ID, "start").text == "Start the camera", 5)
+
+
+def test_trainer_says_what_the_payout_box_wants(server, browser) -> None:
+    """Of "+5" or "2,5" the browser said only "Please match the requested format"."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _deal_to(browser, url, "lou")
+    box = browser.find_element(By.ID, "payout")
+    wanted = 'chips as a number, like 30, -10 or 2.5 (a point, not a comma; no "+")'
+    for typed, message in (("+5", wanted), ("2,5", wanted), ("-2.5", "")):
+        box.clear()
+        box.send_keys(typed)
+        assert browser.execute_script("return arguments[0].validationMessage", box) == message, typed
+    box.clear()
+    box.send_keys("+5")
+    browser.find_element(By.ID, "deal").click()  # the next drill's box, cleared, is not refused for the last's
+    _wait(browser, lambda d: d.execute_script("return arguments[0].value === '' && !arguments[0].validity.customError", box))
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*), count(answered) FROM drills WHERE trainee = 'lou'").fetchone() == (2, 0)
+
+
+def test_upload_page_gives_read_it_the_focus_back(server, browser, tmp_path: Path) -> None:
+    """Read it, disabled while the photo was read, lost the focus: Enter could not read the next photo."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.find_element(By.ID, "evaluate").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and not d.find_element(By.ID, "evaluate")
+          .get_attribute("disabled"))
+    assert browser.execute_script("return document.activeElement.id") == "evaluate"
+
+
+def test_trainer_says_it_is_dealing_while_a_deal_is_on_its_way(server, browser) -> None:
+    """A deal can take seconds (the first after a start waits for the pictures' faces): nothing said so."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("rio")
+    _slow_deals(browser, 1500)
+    browser.find_element(By.ID, "deal").click()
+    assert browser.find_element(By.ID, "deal").text == "Dealing…"
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.find_element(By.ID, "deal").text == "Deal"

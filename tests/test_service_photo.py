@@ -266,6 +266,29 @@ def test_no_model_is_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         assert client.get("/v1/health").status_code == 200
 
 
+def test_the_first_photo_loads_the_model_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first photo loaded the model on the event loop: every client, /v1/health too, waited for it."""
+    import time
+
+    loading, loaded = threading.Event(), threading.Event()
+
+    def slow_model(_path: Path) -> Detector:
+        loading.set()
+        loaded.wait(10)
+        raise OSError("no model here")
+
+    monkeypatch.setattr("oxeye.vision.detector.Detector", slow_model)
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as client, ThreadPoolExecutor(1) as other:
+        photo = other.submit(_post, client, _jpeg())
+        assert loading.wait(10)
+        started = time.monotonic()
+        assert client.get("/v1/health").status_code == 200
+        waited = time.monotonic() - started
+        loaded.set()
+        assert photo.result().json() == {"error": "photo reading is unavailable: no model here"}
+    assert waited < 2
+
+
 def test_a_hand_with_a_doubtful_item_is_not_scored_and_says_which_and_why() -> None:
     """A settlement is made only from sure hands: a card perhaps another hand's stops its hand, named."""
     from oxeye.service.photo import score_photo

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from decimal import Decimal
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
@@ -67,7 +68,23 @@ def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
         assert (record["trainee"], record["drills"], record["correct"]) == ("jo/ann", 1, 0.0)
 
 
+def test_a_payout_sent_as_a_number_is_read_digit_for_digit(app) -> None:
+    """{"payout": -10} was refused, 'Input should be a valid string'; read as a float, a payout a hair off the
+    right one would be graded right."""
+    with TestClient(app) as client:
+        for sent, right in (("{}", True), ("{}.0", True), ("{}.0000000000000001", False)):
+            drill = client.post("/v1/trainer/drills", json={"trainee": "num"}).json()
+            label, payout = _truth(app, drill["id"])
+            body = '{"label": "%s", "payout": %s}' % (label, sent.format(payout))
+            grade = client.post(f"/v1/trainer/drills/{drill['id']}/answer", content=body,
+                                headers={"Content-Type": "application/json"}).json()
+            assert (grade["ox_correct"], grade["payout_correct"], grade["payout"]) == (True, right, payout), body
+            with app.state.sessions() as db:
+                assert db.get(DrillRow, drill["id"]).answer_payout == sent.format(payout)
+
+
 @pytest.mark.parametrize(("body", "status", "message"), [
+    ({"label": "No Ox", "payout": True}, 422, 'payout: should be a number of chips or its text, like -10 or "30"'),
     ({"label": "No Ox", "payout": "lots"}, 400, "payout must be a number"),
     ({"label": "No Ox", "payout": "NaN"}, 400, "payout must be a number"),
     ({"label": "No Ox"}, 422, "payout"),
@@ -87,6 +104,26 @@ def test_bad_answers(app, body: dict, status: int, message: str) -> None:
         dots = client.post("/v1/trainer/drills", json={"trainee": "..", "rules": "gnau"})
         assert dots.status_code == 422 and dots.json()["error"] == "trainee: cannot be '..': no URL reaches that record"
         assert client.post("/v1/trainer/drills", json={"trainee": "kim", "rules": "nope"}).status_code == 400
+
+
+def test_as_many_requests_at_once_as_worker_threads_each_get_a_connection(app, monkeypatch) -> None:
+    """The pool held 5 connections and 10 more where the app runs 40 requests at once: a burst of pictures,
+    each holding its connection while drawn, left the rest waiting 30 s for one, then failing."""
+    async def worker_threads() -> int:
+        return anyio.to_thread.current_default_thread_limiter().total_tokens
+
+    together = threading.Barrier(anyio.run(worker_threads), timeout=10)
+
+    def drawn(_drill: DrillRow) -> bytes:
+        together.wait()  # every request holding its connection at once
+        return b"a picture"
+
+    monkeypatch.setattr(trainer, "picture", drawn)
+    with TestClient(app) as client:
+        path = client.post("/v1/trainer/drills", json={"trainee": "pia"}).json()["image"]
+        with ThreadPoolExecutor(together.parties) as pool:
+            statuses = list(pool.map(lambda _: client.get(path).status_code, range(together.parties)))
+    assert statuses == [200] * together.parties
 
 
 def test_deals_are_ten_distinct_items_from_the_seed() -> None:
@@ -184,6 +221,42 @@ def test_a_grade_explains_its_payout(app) -> None:
         payout = _truth(app, drill["id"])[1]
         assert ("no one pays" if payout == 0 else f"× the stake of {drill['stake']}") in grade["payout_explanation"]
         assert client.get("/v1/trainer/trainees/uma").json()["recent"][0]["payout_explanation"] == grade["payout_explanation"]
+
+
+def test_a_started_service_loads_the_faces_and_the_detector_beside_its_requests(tmp_path, monkeypatch) -> None:
+    """The first deal after a start waited 2 to 5 s for the faces, and the first photo loaded the model. Both
+    are loaded at start-up, in the background: the service answers meanwhile, and faces that fail to load
+    there are loaded by the deal that needs them."""
+    import time
+
+    tries, go_on = [], threading.Event()
+
+    def load_library(cache):  # type: ignore[no-untyped-def]
+        """The faces, failing the first time once told to go on."""
+        tries.append(cache)
+        go_on.wait(10)
+        if len(tries) == 1:
+            raise OSError("out of memory")
+        return real(cache)
+
+    real = trainer.load_library
+    monkeypatch.setattr(trainer, "load_library", load_library)
+    monkeypatch.setattr("oxeye.vision.detector.Detector", lambda path: f"the detector at {path.name}")
+    trainer._made_faces.cache_clear()  # as in a service just started
+    app = create_app(Settings(data_dir=tmp_path, warm_up=True))
+    with TestClient(app) as client:
+        assert client.get("/v1/health").status_code == 200
+        deadline = time.monotonic() + 10
+        while not tries and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(tries) == 1  # loading, while the service answers
+        go_on.set()
+        while app.state.detector is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert app.state.detector == "the detector at oxeye.onnx"  # loaded after the faces failed
+        assert client.post("/v1/trainer/drills", json={"trainee": "ivo"}).status_code == 201
+    trainer._made_faces.cache_clear()  # not the patched one's
+    assert len(tries) == 2
 
 
 def test_pictures_asked_for_at_once_make_the_faces_once(app, monkeypatch: pytest.MonkeyPatch) -> None:
