@@ -61,18 +61,22 @@ class Evaluation:
 
     @property
     def category(self) -> str:
+        """The best reading's category, which settlement and the rankings key on."""
         return self.best.category
 
     @property
     def value(self) -> str | None:
+        """The best reading's value within its category (a Single Ox's points), or None where it has none."""
         return self.best.value
 
     @property
     def label(self) -> str:
+        """The best reading's name under the table's labels, as shown to players."""
         return self.best.label
 
     @property
     def strength(self) -> tuple[int, ...]:
+        """The best reading's rank key: a larger tuple beats a smaller one under these rules."""
         return self.best.strength
 
     @property
