@@ -24,6 +24,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one clear line on stderr, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
+        """Exit 2 with the one line, without argparse's usage block before it."""
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

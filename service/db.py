@@ -37,6 +37,7 @@ class UtcMoment(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
+        """The stored moment, as UTC where the database gave it back without a zone."""
         return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
 
 

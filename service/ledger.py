@@ -77,6 +77,7 @@ def get_table(session: Session, table_id: int) -> TableRow:
 
 
 def list_tables(session: Session) -> list[TableRow]:
+    """Every table, in the order they were opened."""
     return list(session.scalars(select(TableRow).order_by(TableRow.id)))
 
 

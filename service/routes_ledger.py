@@ -43,6 +43,7 @@ def open_table(body: TableIn, db: Db) -> TableOut:
 
 @router.get("", response_model=list[TableOut])
 def tables(db: Db) -> list[TableOut]:
+    """Every table, in the order they were opened, each with who banks now and everyone's balance."""
     counts = ledger.round_counts(db)
     return [_table_out(t, counts) for t in ledger.list_tables(db)]
 

@@ -23,6 +23,7 @@ def _text(name: str) -> str:
 
 
 def _page(name: str) -> HTMLResponse:
+    """One of the pages, served as it ships."""
     return HTMLResponse(_text(name))
 
 
@@ -37,16 +38,19 @@ def index(request: Request) -> HTMLResponse:
 
 @router.get("/trainer")
 def trainer() -> HTMLResponse:
+    """The dealer trainer: deal a drill over the API, answer it, see the grade."""
     return _page("trainer.html")
 
 
 @router.get("/live")
 def live() -> HTMLResponse:
+    """The live table: the browser's camera read frame by frame over ``/v1/live``."""
     return _page("live.html")
 
 
 @router.get("/upload")
 def upload() -> HTMLResponse:
+    """A photo form over ``/v1/evaluate``: the hands, the settlement and the photo drawn over."""
     return _page("upload.html")
 
 

@@ -65,6 +65,7 @@ class ExactNumbersRoute(APIRoute):
     """A route given its JSON body as ``_ExactNumbers`` reads it."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        """FastAPI's handler for this route, given each request as ``_ExactNumbers``."""
         handler = super().get_route_handler()
 
         async def exact(request: Request) -> Response:

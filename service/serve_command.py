@@ -55,6 +55,7 @@ def _server(config: uvicorn.Config) -> uvicorn.Server:
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            """End the camera stream's viewers first, then shut down as uvicorn does."""
             if (stream := config.app.state.stream) is not None:
                 stream.jpegs.close()
             await super().shutdown(sockets)
