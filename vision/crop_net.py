@@ -9,6 +9,7 @@ tensor, augmented a batch at a time.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import torch
@@ -62,8 +63,9 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
 
 
 def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, batch: int, seed: int,
-        progress=None) -> list[float]:  # type: ignore[no-untyped-def]
-    """Train with AdamW on a one-cycle schedule and label smoothing; returns the mean loss per epoch."""
+        progress: Callable[[float], object] | None = None) -> list[float]:
+    """Train with AdamW on a one-cycle schedule and label smoothing; returns the mean loss per epoch, each
+    also given to ``progress`` as its epoch ends."""
     generator = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = epochs * math.ceil(len(images) / batch)

@@ -56,6 +56,7 @@ class Hand:
 
     @property
     def complete(self) -> bool:
+        """Whether all five of the seat's items were read: only a complete hand can be scored."""
         return len(self.codes) == 5
 
     def to_json(self) -> dict[str, object]:
