@@ -288,33 +288,55 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
     for _ in range(rng.integers(0, 3 if loose else 4)):
         centre = _apply(inv, rng.uniform(0.05, 0.95, (1, 2)) * (width, height))[0]
         _place_prop(scene, rng, h, library, props[rng.integers(len(props))], centre, size_px / _local_scale(h, centre))
-    fw, fh = next(iter(faces.values())).size
     if loose:
-        layout = LOOSE_LAYOUTS[rng.choice(len(LOOSE_LAYOUTS), p=LOOSE_LAYOUT_WEIGHTS)]
-        side = rng.choice((-1.0, 1.0))
-        placement = None
-        for code in pool[:n_items]:
-            if layout != "strewn" and placement is not None:  # on the last item, turned a little from it
-                offset, turn = (_heap_offset(rng, fw, fh), 8) if layout == "heap" else (_row_offset(rng, fw, fh, side), 3)
-                centre = _apply(placement, np.array([offset]))[0]
-                angle += rng.normal(0, turn)
-            else:
-                centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
-                upright = rng.random() < 0.5  # people often lay cards square to the camera
-                angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
-            placement = _affine(*centre, angle, size_px / fh / _local_scale(h, centre))
-            _place_face(scene, rng, h, faces[code], 0, placement, tilt)
-        if rng.random() < 0.05 and scene.items:
-            x0, y0, x1, y1 = scene.items[-1].roi
-            _random_finger(scene, rng, np.array([(x0 + x1) / 2, y1 - 0.1 * (y1 - y0)]), size_px * rng.uniform(0.15, 0.22))
-        scene.hands = [("loose", n_items)]
-        _props_on_top(scene, rng, h, library, scene.items, size_px)
-        return scene
-    codes = [anchor] + [pool[5 * i:5 * i + 5] for i in range(n_hands - 1)]
+        _lay_loose(scene, rng, h, faces, pool[:n_items], size_px, tilt)
+        on_top = scene.items
+    else:
+        hands = [anchor] + [pool[5 * i:5 * i + 5] for i in range(n_hands - 1)]
+        _lay_hands(scene, rng, h, faces, hands, kind, size_px, tilt)
+        on_top = [p for p in scene.items if p.hand != 0]  # hand 0 stays whole
+    _props_on_top(scene, rng, h, library, on_top, size_px)
+    return scene
+
+
+def _lay_loose(scene: Scene, rng: np.random.Generator, h: np.ndarray, faces: dict[str, Face], codes: list[str],
+               size_px: float, tilt: float) -> None:
+    """Lay ``codes`` loose as one hand: strewn apart, or each partly on the last in a heap or an overlapped row;
+    now and then a finger on the last."""
+    height, width = scene.idmap.shape
+    inv = np.linalg.inv(h)
+    fw, fh = next(iter(faces.values())).size
+    layout = LOOSE_LAYOUTS[rng.choice(len(LOOSE_LAYOUTS), p=LOOSE_LAYOUT_WEIGHTS)]
+    side = rng.choice((-1.0, 1.0))
+    placement = None
+    for code in codes:
+        if layout != "strewn" and placement is not None:  # on the last item, turned a little from it
+            offset, turn = (_heap_offset(rng, fw, fh), 8) if layout == "heap" else (_row_offset(rng, fw, fh, side), 3)
+            centre = _apply(placement, np.array([offset]))[0]
+            angle += rng.normal(0, turn)
+        else:
+            centre = _apply(inv, rng.uniform(0.15, 0.85, (1, 2)) * (width, height))[0]
+            upright = rng.random() < 0.5  # people often lay cards square to the camera
+            angle = rng.normal(0, 12) if upright else rng.uniform(0, 360)
+        placement = _affine(*centre, angle, size_px / fh / _local_scale(h, centre))
+        _place_face(scene, rng, h, faces[code], 0, placement, tilt)
+    if rng.random() < 0.05 and scene.items:
+        x0, y0, x1, y1 = scene.items[-1].roi
+        _random_finger(scene, rng, np.array([(x0 + x1) / 2, y1 - 0.1 * (y1 - y0)]), size_px * rng.uniform(0.15, 0.22))
+    scene.hands = [("loose", len(codes))]
+
+
+def _lay_hands(scene: Scene, rng: np.random.Generator, h: np.ndarray, faces: dict[str, Face], hands: list[list[str]],
+               kind: str, size_px: float, tilt: float) -> None:
+    """Lay ``hands`` of five around the table, each in a row, spread, split or fan, hand 0 whole in view and
+    on top of the rest; now and then fingers holding a fan or reaching onto a hand."""
+    height, width = scene.idmap.shape
+    inv = np.linalg.inv(h)
+    fw, fh = next(iter(faces.values())).size
     styles = ("row", "spread", "fan", "fan") if kind == "cards" else ("row", "split", "spread")
     anchor_styles = ("row", "spread") if kind == "cards" else ("row", "split")
-    centres = _hand_centres(rng, n_hands)
-    order = list(range(1, n_hands)) + [0]  # the anchor hand last, on top of everything
+    centres = _hand_centres(rng, len(hands))
+    order = list(range(1, len(hands))) + [0]  # the anchor hand last, on top of everything
     arrangements = {}
     for hand in order:
         style = anchor_styles[rng.integers(2)] if hand == 0 else styles[rng.integers(len(styles))]
@@ -324,7 +346,7 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
         if hand == 0:
             scale, angle = _fit_anchor(h, centre, scale, angle, (fw, fh), (width, height), rng)
         hand_table = _affine(*centre, angle)
-        for code, (dx, dy, a) in zip(codes[hand], _arrangement(rng, style, fw * scale, fh * scale)):
+        for code, (dx, dy, a) in zip(hands[hand], _arrangement(rng, style, fw * scale, fh * scale)):
             _place_face(scene, rng, h, faces[code], hand, hand_table @ _affine(dx, dy, a, scale), tilt)
         if style == "fan" and rng.random() < 0.25:  # drawn fingers are still the least real thing: keep them rare
             _fingers_on_fan(scene, rng, h, hand_table, fw * scale, fh * scale)
@@ -332,9 +354,7 @@ def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: 
             tip = _apply(h @ hand_table, np.array([[rng.uniform(-1.5, 1.5) * fw * scale, 0.4 * fh * scale]]))[0]
             _random_finger(scene, rng, tip, size_px * rng.uniform(0.2, 0.3))
         arrangements[hand] = style
-    scene.hands = [(arrangements[i], 5) for i in range(n_hands)]
-    _props_on_top(scene, rng, h, library, [p for p in scene.items if p.hand != 0], size_px)  # hand 0 stays whole
-    return scene
+    scene.hands = [(arrangements[i], 5) for i in range(len(hands))]
 
 
 def _fit_anchor(h: np.ndarray, centre: np.ndarray, scale: float, angle: float, face: tuple[int, int],
