@@ -240,6 +240,9 @@ def _check_label(key: str, text: str) -> None:
                          f"not {text!r}")
 
 
+_PLAIN_TYPES: dict[object, str] = {bool: "true or false", str: "text", int: "a whole number"}  # as refusals name them
+
+
 def _coerce(key: str, raw: object, hint: object) -> object:
     """Check (and lightly convert) one option's value against its declared type."""
     origin = typing.get_origin(hint)
@@ -252,13 +255,9 @@ def _coerce(key: str, raw: object, hint: object) -> object:
         if raw is None and type(None) in args:
             return None
         return _coerce(key, raw, next(a for a in args if a is not type(None)))
-    if hint is bool or hint is str:
+    if hint in _PLAIN_TYPES:
         if type(raw) is not hint:
-            raise RulesError(f"option {key!r} must be {'true or false' if hint is bool else 'text'}, not {raw!r}")
-        return raw
-    if hint is int:
-        if type(raw) is not int:
-            raise RulesError(f"option {key!r} must be a whole number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be {_PLAIN_TYPES[hint]}, not {raw!r}")
         return raw
     if hint is Decimal:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
