@@ -16,8 +16,9 @@ from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, String, TypeDecorat
                         insert, inspect, make_url, select)
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
-from sqlalchemy.pool import QueuePool
+from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from oxeye.service.errors import ServiceError
 
@@ -212,7 +213,10 @@ def _in_memory(url: URL) -> bool:
     return database in ("", ":memory:") or url.query.get("mode") == "memory"
 
 
-def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    """Set each new SQLite connection up for the ledger: WAL, so that readers never wait on a round being
+    written; every commit synced to disk, so that a round answered as stored survives a power cut; and the
+    foreign keys checked, which SQLite leaves off by default."""
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
