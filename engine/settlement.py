@@ -14,6 +14,7 @@ from oxeye.engine.rules import HouseRules
 
 Outcome = Literal["win", "lose", "push"]
 AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
+CENT = Decimal("0.01")  # the finest stake: amounts are kept, and written out, to the cent
 
 
 @dataclass(frozen=True)
@@ -90,13 +91,13 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     bank = evaluate(hands[0], rules)
     results: list[PersonResult] = []
     for seat, hand in zip(players, hands[1:]):
-        _check_stake(seat.name, seat.stake)
+        check_stake(seat.name, seat.stake)
         player = evaluate(hand, rules)
         outcome, units = _units(player, bank, rules)
         advice = _declare_advice(player, bank, rules)
         results.append(_result(seat.name, "player", None, seat.stake, outcome, units, player, rules, *advice))
         for onlooker in seat.onlookers:
-            _check_stake(onlooker.name, onlooker.stake)
+            check_stake(onlooker.name, onlooker.stake)
             results.append(_result(onlooker.name, "onlooker", seat.name, onlooker.stake, outcome, units, None, rules))
     gross = -sum((r.stake * r.units for r in results), Decimal(0))
     banker_commission = gross * rules.commission if gross > 0 else Decimal(0)
@@ -144,15 +145,18 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
                         declare_worth_it, units_if_not_declared)
 
 
-def _check_stake(name: str, stake: object) -> None:
-    """HandError unless ``stake`` is a positive amount under AMOUNT_LIMIT: a larger one is refused where
-    the round is written out anyway, and one of 9e999999 overflowed the arithmetic (a traceback, a 500)."""
+def check_stake(name: str, stake: object) -> None:
+    """HandError unless ``stake`` is a positive amount under AMOUNT_LIMIT, in whole cents: a larger one is
+    refused where the round is written out anyway, and one of 9e999999 overflowed the arithmetic (a traceback,
+    a 500); a finer one (0.30000000000000001) would be written out rounded, as a float holds it."""
     valid = isinstance(stake, (int, Decimal)) and not isinstance(stake, bool)
     if not (valid and Decimal(stake).is_finite() and stake > 0):
         raise HandError(f"{name}'s stake must be a positive number, not {stake!r}")
     if stake >= AMOUNT_LIMIT:
         raise HandError(f"{name}'s stake of {Decimal(stake):e} is too large to settle to the cent "
                         f"(under 1e13): stake less")
+    if stake % CENT:
+        raise HandError(f"{name}'s stake of {stake} is finer than a cent: a stake has at most two decimal places")
 
 
 def bank_passes(bank: Evaluation, rules: HouseRules) -> bool:

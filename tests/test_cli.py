@@ -135,6 +135,8 @@ def test_rules_listing_and_printing() -> None:
                                                               "stake": 1e308}])), "too large to settle to the cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
      .replace('"stake": 1', '"stake": 1e99999999999'), "Ann's stake of 1e+99999999999 is too large"),  # overflowed
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": 0.30000000000000001'), "Ann's stake of 0.30000000000000001 is finer than a cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1,
                                                               "onlooker": [{"name": "Dee", "stake": 5}]}])),
      "unknown key of players[0]: 'onlooker'"),  # once settled without Dee's bet

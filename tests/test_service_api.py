@@ -275,6 +275,22 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
 
 
+@pytest.mark.parametrize("stake", ["0.30000000000000001", "1e-7", "2.005"])
+def test_a_stake_finer_than_a_cent_is_refused_not_rounded(client: TestClient, stake: str) -> None:
+    """JSON numbers were read as floats: a stake of 0.30000000000000001 was settled, and recorded, as 0.3. They
+    are read digit for digit, and a stake finer than the cent the amounts are kept to is refused."""
+    refused = {"error": f"bo's stake of {Decimal(stake)} is finer than a cent: a stake has at most two decimal places"}
+    player = {"name": "bo", "hand": ROUND["hands"]["bo"], "stake": "STAKE"}
+    settle = {"rules": "tau-ngau-pagat", "banker": {"name": "ann", "hand": ROUND["hands"]["ann"]}, "players": [player]}
+    response = client.post("/v1/settle", content=json.dumps(settle).replace('"STAKE"', stake), headers=JSON)
+    assert (response.status_code, response.json()) == (400, refused)
+    table_id = _table(client).json()["id"]
+    played = json.dumps({**ROUND, "stakes": {"bo": "STAKE", "cy": 5}}).replace('"STAKE"', stake)
+    response = client.post(f"/v1/tables/{table_id}/rounds", content=played, headers={**KEY, **JSON})
+    assert (response.status_code, response.json()) == (400, refused)
+    assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 0
+
+
 def test_a_round_and_a_table_read_load_none_of_the_tables_rounds(client: TestClient) -> None:
     """Each round posted and each table read loaded every round the table had (its balances summed over them,
     its count taken as their number): 50 ms a round at 100 rounds, 200 ms at 3,000."""

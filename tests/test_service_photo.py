@@ -140,6 +140,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
+    (_jpeg(), {"stakes": '{"1": 0.30000000000000001}'}, 400, "hand 1's stake of 0.30000000000000001 is finer than a cent"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
     # each was read: a stake of true as 1, "01" and " 1" as hand 1, and of two stakes on one hand the last
     (_jpeg(), {"stakes": '{"1": true}'}, 400, "stakes must be"),

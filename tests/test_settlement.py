@@ -119,6 +119,7 @@ def test_bank_passing_options(gnau) -> None:
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("0.005"))], "ann's stake of 0.005 is finer than a cent"),
     ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
     ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown card code '7-7'"),  # a card table's words
     ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
