@@ -358,6 +358,21 @@ def test_a_round_sent_again_under_its_idempotency_key_is_answered_as_stored_not_
     assert client.get(f"/v1/tables/{table_id}").json() == table
 
 
+def test_a_round_resent_written_otherwise_is_the_same_round_under_its_idempotency_key(client: TestClient) -> None:
+    """A resend was compared with the stored round byte for byte: a stake of 3 where 3.0 was sent, or a hand as
+    a list where it was one string, was answered 409, another round, though it was the same."""
+    table_id = _table(client).json()["id"]
+    headers = {**KEY, **JSON, "Idempotency-Key": "r-1"}
+    first = client.post(f"/v1/tables/{table_id}/rounds", headers=headers, content=json.dumps(
+        {**ROUND, "stakes": {"bo": "STAKE", "cy": 5}, "onlookers": {"cy": []}}).replace('"STAKE"', "3.0"))
+    resent = {"hands": {**ROUND["hands"], "bo": ["6-5", "4-1", "5-5", "3-3", "2:2"]}, "stakes": {"bo": 3, "cy": 5.00}}
+    again = client.post(f"/v1/tables/{table_id}/rounds", json=resent, headers=headers)
+    assert (first.status_code, again.status_code, again.json()) == (201, 200, first.json())
+    other = client.post(f"/v1/tables/{table_id}/rounds", json={**resent, "stakes": {"bo": 3.01, "cy": 5}}, headers=headers)
+    assert other.status_code == 409
+    assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 1
+
+
 def test_a_ledger_written_before_balances_were_kept_has_them_summed_once_at_start(tmp_path: Path) -> None:
     """Balances are kept per person now, no longer summed from the rounds at each read: a ledger from before
     (no balances table) has them summed from its rounds when it is opened, the seats' first, in order."""
