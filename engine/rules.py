@@ -130,6 +130,8 @@ class HouseRules:
         if base is not None:
             for key in ("multipliers", "labels"):
                 values[key] = _ranked_or_given(values[key], values["ranking"], data.get(key, {}))
+            if "name" not in data:
+                values["name"] = _changed_name(base, values)
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
                    and f.default_factory is dataclasses.MISSING]
         if missing:
@@ -211,6 +213,13 @@ class HouseRules:
             "suit_order": ("ties = 'high_card'", self.ties == "high_card"),
             "suited_ox_pays_double": ("payment = 'multiplier'", self.payment == "multiplier"),
         }
+
+
+def _changed_name(base: HouseRules, values: Mapping[str, object]) -> str:
+    """The name of rules left unnamed over ``base``: the base's, with the options they change (a round under
+    gnau with a 5% commission answered that it was played under "gnau"), or the base's alone if none."""
+    changed = [f.name for f in dataclasses.fields(base) if f.name != "description" and values[f.name] != getattr(base, f.name)]
+    return f"{base.name} with {', '.join(changed)}" if changed else base.name
 
 
 def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Mapping[str, object]) -> dict[str, T]:

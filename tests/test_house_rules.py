@@ -44,6 +44,18 @@ def test_a_user_file_starts_from_a_preset(tmp_path) -> None:
     assert (rules.ties, rules.commission, rules.ranking[0]) == ("banker", Decimal("0.05"), "five_small")
 
 
+@pytest.mark.parametrize(("options", "name"), [
+    ({"commission": 0.05}, "gnau with commission"),
+    ({"ten_is_duke": True, "multipliers": {"five_dukes": 9}}, "gnau with ten_is_duke, multipliers"),
+    ({"commission": 0, "multipliers": {"five_dukes": 7}}, "gnau"),  # the preset's own values: the preset
+    ({"name": "our table", "commission": 0.05}, "our table"),
+])
+def test_unnamed_rules_over_a_preset_are_named_by_what_they_change(options: dict, name: str) -> None:
+    """Rules over a base with no name of their own took the base's: a round under gnau with a 5% commission
+    answered "rules": "gnau", as though played under the preset."""
+    assert rules_from_mapping({"base": "gnau", **options}).name == name
+
+
 def test_a_copied_preset_file_loads_as_the_preset(tmp_path) -> None:
     path = tmp_path / "copy.toml"
     path.write_text(preset_text("niuniu"))

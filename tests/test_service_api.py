@@ -103,6 +103,8 @@ def test_settle(client: TestClient) -> None:
     out = client.post("/v1/settle", json=body).json()
     assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 7
     assert out["banker_delta"] == -77 and out["next_banker"] == "Bea"
+    inline = client.post("/v1/settle", json={**body, "rules": {"base": "gnau", "commission": 0.1}}).json()
+    assert (inline["rules"], inline["house"]) == ("gnau with commission", 7.7)  # it was "gnau", as if no commission
 
 
 def _exactly(data: object) -> str:
