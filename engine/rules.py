@@ -171,6 +171,7 @@ class HouseRules:
             if key not in self.ranking and key != "nenku":  # else words never shown, a typo's or a misplaced table's
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
             _check_label(key, text)
+        self._check_labels_apart()
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
         pointless = [name for name in self.ranking[:-1] if name not in POINT_CATEGORIES]
@@ -196,6 +197,18 @@ class HouseRules:
             raise RulesError(f"option 'no_ox_pays' must be 0 to {MOST_STAKES} stakes")
         if any(not 0 <= m <= MOST_STAKES for m in self.multipliers.values()):
             raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
+
+    def _check_labels_apart(self) -> None:
+        """RulesError where two categories' words read alike (labels double_ox and single_ox both "Ox {value}",
+        or five_small "Five Dukes"): a hand so labelled, printed or named in a drill, could be either."""
+        seen: dict[str, str] = {}
+        for category in (*self.ranking, *(("nenku",) if self.nenku_label else ())):
+            for value in self.values(category) or (None,):
+                words = self.label(category, value)
+                other = seen.setdefault(" ".join(words.casefold().split()), category)
+                if other != category:
+                    raise RulesError(f"option 'labels': {other!r} and {category!r} both read {words!r}: "
+                                     f"a hand so labelled could be either")
 
     def _card_options_set(self) -> list[str]:
         """The options only cards use (CARD_OPTIONS) that these rules set otherwise than their defaults."""

@@ -106,6 +106,11 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     # a drill's answer keeps the label in 100 characters, which PostgreSQL holds to (a 500)
     ({"labels": {"no_ox": "x" * 41}}, "option 'labels': 'no_ox' may be at most 40 characters, not 41"),
     ({"labels": {"single_ox": "Ox {value}" + "!" * 500}}, "option 'labels': 'single_ox' may be at most 40 characters"),
+    # two categories in the same words: a hand so printed, or named in a drill, could be either
+    ({"labels": {"double_ox": "Ox {value}", "single_ox": "Ox {value}"}},
+     "option 'labels': 'double_ox' and 'single_ox' both read 'Ox 2': a hand so labelled could be either"),
+    ({"labels": {"five_small": "five dukes"}}, "option 'labels': 'five_dukes' and 'five_small' both read 'five dukes'"),
+    ({"nenku_label": True, "labels": {"nenku": "Single-Ox 1"}}, "'single_ox' and 'nenku' both read 'Single-Ox 1'"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
 ])
 def test_bad_options_name_the_field(options: dict, message: str) -> None:
