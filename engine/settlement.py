@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
 from oxeye.engine.errors import HandError
@@ -100,7 +100,7 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
             check_stake(onlooker.name, onlooker.stake)
             results.append(_result(onlooker.name, "onlooker", seat.name, onlooker.stake, outcome, units, None, rules))
     gross = -sum((r.stake * r.units for r in results), Decimal(0))
-    banker_commission = gross * rules.commission if gross > 0 else Decimal(0)
+    banker_commission = _commission(gross, rules)
     return Settlement(rules, banker.name, bank, tuple(results), gross - banker_commission, banker_commission,
                       players[0].name if bank_passes(bank, rules) else banker.name)
 
@@ -140,9 +140,16 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
             units: int, evaluation: Evaluation | None, rules: HouseRules,
             declare_worth_it: bool | None = None, units_if_not_declared: int | None = None) -> PersonResult:
     gross = stake * units
-    commission = gross * rules.commission if gross > 0 else Decimal(0)
+    commission = _commission(gross, rules)
     return PersonResult(name, role, backs, stake, outcome, units, gross - commission, commission, evaluation,
                         declare_worth_it, units_if_not_declared)
+
+
+def _commission(win: Decimal, rules: HouseRules) -> Decimal:
+    """The house's share of a net win, in whole cents, rounded down (it takes no fraction of a cent): at 12.3% a
+    win had amounts of eleven decimals, which a reader's float, and the JSON written, rounded."""
+    share = win * rules.commission if win > 0 else Decimal(0)
+    return share.quantize(CENT, rounding=ROUND_DOWN) if share % CENT else share
 
 
 def check_stake(name: str, stake: object) -> None:
