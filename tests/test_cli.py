@@ -95,6 +95,14 @@ def test_settle_reads_a_stake_written_as_text_as_the_service_does() -> None:
     assert refused.returncode == 2 and "stake must be a positive number" in refused.stderr
 
 
+def test_settle_prints_amounts_as_its_json_writes_them() -> None:
+    """Printed without --json, amounts were Decimal's own text: a stake of 1E2 won +7E+2, and 703.5 was -703.50."""
+    game = dict(ROUND, players=[dict(ROUND["players"][0], stake="STAKE", onlookers=[{"name": "Dee", "stake": "0.50"}])])
+    done = run("settle", stdin=json.dumps(game).replace('"STAKE"', "1E2"))
+    assert done.stdout.splitlines() == ["banker Bea: No Ox, -703.5", "  Ann: Five Dukes, win +700",
+                                        "  Dee: with Ann, win +3.5", "next banker: Bea"]
+
+
 def test_stats() -> None:
     done = run("stats", "--rules", "gnau", "--json")
     out = json.loads(done.stdout)
