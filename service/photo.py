@@ -104,7 +104,8 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
 def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:
     """The photo with boxes and codes, and under each hand its ox label and its win or loss."""
     result = (scored["settlement"] or {}).get("result") or {}
-    outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+g}" for p in result.get("players", [])}
+    # in full, as the JSON writes it: formatted to six digits ("g"), 37037.01 lost its cents
+    outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+}" for p in result.get("players", [])}
     notes: dict[int, str] = {}
     for hand in scored["hands"]:
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
