@@ -9,7 +9,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from oxeye.engine.cards import RANK_CODES
 from oxeye.engine.errors import RulesError
@@ -130,6 +130,7 @@ class HouseRules:
         if base is not None:
             for key in ("multipliers", "labels"):
                 values[key] = _ranked_or_given(values[key], values["ranking"], data.get(key, {}))
+            values.update(_idle_inherited(values, data))
             if "name" not in data:
                 values["name"] = _changed_name(base, values)
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
@@ -216,16 +217,29 @@ class HouseRules:
 
     def _needs(self) -> dict[str, tuple[str, bool]]:
         """Per card option that only some card rules let act, what it needs (in words) and whether these rules have it."""
-        ranked = set(self.ranking)
-        return {
-            "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
-                            bool(ranked & {"five_dukes", "ngau_tonku"}) or self.nenku_label),
-            "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
-                                    self.three_six_wild and "double_ox" in ranked),
-            "five_small_max_total": ("'five_small' in 'ranking'", "five_small" in ranked),
-            "suit_order": ("ties = 'high_card'", self.ties == "high_card"),
-            "suited_ox_pays_double": ("payment = 'multiplier'", self.payment == "multiplier"),
-        }
+        return _option_needs(vars(self))
+
+
+def _option_needs(values: Mapping[str, Any]) -> dict[str, tuple[str, bool]]:
+    """Per card option that only some card rules let act, what it needs (in words) and whether ``values`` have it."""
+    ranked = set(values["ranking"])
+    return {
+        "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
+                        bool(ranked & {"five_dukes", "ngau_tonku"}) or values["nenku_label"]),
+        "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
+                                values["three_six_wild"] and "double_ox" in ranked),
+        "five_small_max_total": ("'five_small' in 'ranking'", "five_small" in ranked),
+        "suit_order": ("ties = 'high_card'", values["ties"] == "high_card"),
+        "suited_ox_pays_double": ("payment = 'multiplier'", values["payment"] == "multiplier"),
+    }
+
+
+def _idle_inherited(values: Mapping[str, Any], given: Mapping[str, object]) -> dict[str, object]:
+    """The card options a base set that these rules give nothing to do and their file never wrote, at their
+    defaults: a file dropping five_small from niuniu's ranking was refused over niuniu's five_small_max_total,
+    which TOML cannot clear (it has no null), as a dropped category's multiplier once was."""
+    defaults = {f.name: f.default for f in dataclasses.fields(HouseRules)}
+    return {name: defaults[name] for name, (_, has) in _option_needs(values).items() if not has and name not in given}
 
 
 def _changed_name(base: HouseRules, values: Mapping[str, object]) -> str:

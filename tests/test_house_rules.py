@@ -240,6 +240,17 @@ def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None
     assert "bomb" not in rules.labels and rules.label("niu_niu", None) == "Niu Niu (牛牛)"
 
 
+def test_a_category_dropped_from_the_base_ranking_drops_the_option_it_needed(tmp_path) -> None:
+    """A file dropping five_small from niuniu's ranking was refused: 'five_small_max_total does nothing without
+    five_small', an option it never wrote and that TOML, which has no null, cannot clear."""
+    path = tmp_path / "house.toml"
+    path.write_text('base = "niuniu"\nranking = ["bomb", "niu_niu", "single_ox", "no_ox"]\n')
+    rules = load_rules(str(path))
+    assert (rules.ranking, rules.five_small_max_total) == (("bomb", "niu_niu", "single_ox", "no_ox"), None)
+    with pytest.raises(RulesError, match="option 'five_small_max_total' does nothing without"):  # written: refused
+        rules_from_mapping({"base": "niuniu", "ranking": ["single_ox", "no_ox"], "five_small_max_total": 10})
+
+
 def test_a_label_may_be_forty_characters() -> None:
     """The cap (a longer one is refused above) leaves room for words a table would write."""
     rules = rules_from_mapping({"base": "niuniu", "labels": {"niu_niu": "x" * 40, "bomb": "Bomb {value}" + "!" * 28}})
