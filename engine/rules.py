@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, TypeVar
 
 from oxeye.engine.cards import RANK_CODES
-from oxeye.engine.errors import RulesError
+from oxeye.engine.errors import RulesError, written
 
 # The category vocabulary. Whole-hand specials look at all five items; split categories judge the
 # two items left after three are set aside as the ox; the fallback is the hand with no ox at all.
@@ -282,7 +282,7 @@ def _coerce(key: str, raw: object, hint: object) -> object:
     args = typing.get_args(hint)
     if origin is Literal:
         if raw not in args:
-            raise RulesError(f"option {key!r} must be one of {', '.join(map(repr, args))}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be one of {', '.join(map(repr, args))}, not {written(raw)}")
         return raw
     if origin in (types.UnionType, typing.Union):
         if raw is None and type(None) in args:
@@ -290,26 +290,26 @@ def _coerce(key: str, raw: object, hint: object) -> object:
         return _coerce(key, raw, next(a for a in args if a is not type(None)))
     if hint is bool or hint is str:
         if type(raw) is not hint:
-            raise RulesError(f"option {key!r} must be {'true or false' if hint is bool else 'text'}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be {'true or false' if hint is bool else 'text'}, not {written(raw)}")
         return raw
     if hint is int:
         if type(raw) is not int:
-            raise RulesError(f"option {key!r} must be a whole number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a whole number, not {written(raw)}")
         return raw
     if hint is Decimal:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
-            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
         try:
             value = Decimal(str(raw))
         except InvalidOperation:
             value = None
         # NaN, which JSON and TOML both write, once reached the range checks and raised InvalidOperation there
         if value is None or not value.is_finite():
-            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
         return value
     if origin is tuple:
         if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):
-            raise RulesError(f"option {key!r} must be a list of names, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a list of names, not {written(raw)}")
         return tuple(raw)
     if origin is Mapping:
         value_type = args[1]
@@ -317,6 +317,6 @@ def _coerce(key: str, raw: object, hint: object) -> object:
             isinstance(k, str) and type(v) is value_type for k, v in raw.items()
         ):
             kind = "whole numbers" if value_type is int else "text"
-            raise RulesError(f"option {key!r} must be a table of names to {kind}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a table of names to {kind}, not {written(raw)}")
         return dict(raw)
     raise RulesError(f"option {key!r} has a type the engine cannot read")  # pragma: no cover

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
-from oxeye.engine.errors import HandError
+from oxeye.engine.errors import HandError, written
 from oxeye.engine.hands import Item, check_repeats, parse_hand
 from oxeye.engine.ox import Evaluation, evaluate
 from oxeye.engine.rules import HouseRules
@@ -158,7 +158,7 @@ def check_stake(name: str, stake: object) -> None:
     a 500); a finer one (0.30000000000000001) would be written out rounded, as a float holds it."""
     valid = isinstance(stake, (int, Decimal)) and not isinstance(stake, bool)
     if not (valid and Decimal(stake).is_finite() and stake > 0):
-        raise HandError(f"{name}'s stake must be a positive number, not {stake!r}")
+        raise HandError(f"{name}'s stake must be a positive number, not {written(stake)}")
     if stake >= AMOUNT_LIMIT:
         raise HandError(f"{name}'s stake of {Decimal(stake):e} is too large to settle to the cent "
                         f"(under 1e13): stake less")

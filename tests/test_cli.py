@@ -137,6 +137,11 @@ def test_rules_listing_and_printing() -> None:
      "has no stake"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
                                                               "stake": "ten"}])), "stake must be a positive number"),
+    # a number is read as Decimal, whose repr was written: "not Decimal('-1.5')"
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": -1.5}])),
+     "Ann's stake must be a positive number, not -1.5"),
+    (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": 2.0})),
+     "option 'decks' must be a whole number, not 2.0"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "10S QH JD KC QD",
                                                               "stake": 1}])), "10S appears 2 times"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",

@@ -141,6 +141,9 @@ def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient,
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "ten"}]}, 422, "players.0.stake"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 0}]}, 422, "greater than 0"),
+    ("/v1/settle", {"rules": {"base": "gnau", "multipliers": {"five_dukes": 2.5}}, "banker": {"name": "B", "hand":
+                    "KS QS JS 10S 9S"}, "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1}]}, 400,
+     "option 'multipliers' must be a table of names to whole numbers, not {'five_dukes': 2.5}"),  # Decimal('2.5')
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"}, "players": []},
      422, "players"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
