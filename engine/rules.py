@@ -9,10 +9,10 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from oxeye.engine.cards import RANK_CODES
-from oxeye.engine.errors import RulesError
+from oxeye.engine.errors import RulesError, written
 
 # The category vocabulary. Whole-hand specials look at all five items; split categories judge the
 # two items left after three are set aside as the ox; the fallback is the hand with no ox at all.
@@ -130,6 +130,9 @@ class HouseRules:
         if base is not None:
             for key in ("multipliers", "labels"):
                 values[key] = _ranked_or_given(values[key], values["ranking"], data.get(key, {}))
+            values.update(_idle_inherited(values, data))
+            if "name" not in data:
+                values["name"] = _changed_name(base, values)
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
                    and f.default_factory is dataclasses.MISSING]
         if missing:
@@ -169,6 +172,7 @@ class HouseRules:
             if key not in self.ranking and key != "nenku":  # else words never shown, a typo's or a misplaced table's
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
             _check_label(key, text)
+        self._check_labels_apart()
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
         pointless = [name for name in self.ranking[:-1] if name not in POINT_CATEGORIES]
@@ -195,22 +199,54 @@ class HouseRules:
         if any(not 0 <= m <= MOST_STAKES for m in self.multipliers.values()):
             raise RulesError(f"option 'multipliers' must each be 0 to {MOST_STAKES} stakes")
 
+    def _check_labels_apart(self) -> None:
+        """RulesError where two categories' words read alike (labels double_ox and single_ox both "Ox {value}",
+        or five_small "Five Dukes"): a hand so labelled, printed or named in a drill, could be either."""
+        seen: dict[str, str] = {}
+        for category in (*self.ranking, *(("nenku",) if self.nenku_label else ())):
+            for value in self.values(category) or (None,):
+                words = self.label(category, value)
+                other = seen.setdefault(" ".join(words.casefold().split()), category)
+                if other != category:
+                    raise RulesError(f"option 'labels': {other!r} and {category!r} both read {words!r}: "
+                                     f"a hand so labelled could be either")
+
     def _card_options_set(self) -> list[str]:
         """The options only cards use (CARD_OPTIONS) that these rules set otherwise than their defaults."""
         return [f.name for f in dataclasses.fields(self) if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default]
 
     def _needs(self) -> dict[str, tuple[str, bool]]:
         """Per card option that only some card rules let act, what it needs (in words) and whether these rules have it."""
-        ranked = set(self.ranking)
-        return {
-            "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
-                            bool(ranked & {"five_dukes", "ngau_tonku"}) or self.nenku_label),
-            "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
-                                    self.three_six_wild and "double_ox" in ranked),
-            "five_small_max_total": ("'five_small' in 'ranking'", "five_small" in ranked),
-            "suit_order": ("ties = 'high_card'", self.ties == "high_card"),
-            "suited_ox_pays_double": ("payment = 'multiplier'", self.payment == "multiplier"),
-        }
+        return _option_needs(vars(self))
+
+
+def _option_needs(values: Mapping[str, Any]) -> dict[str, tuple[str, bool]]:
+    """Per card option that only some card rules let act, what it needs (in words) and whether ``values`` have it."""
+    ranked = set(values["ranking"])
+    return {
+        "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
+                        bool(ranked & {"five_dukes", "ngau_tonku"}) or values["nenku_label"]),
+        "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
+                                values["three_six_wild"] and "double_ox" in ranked),
+        "five_small_max_total": ("'five_small' in 'ranking'", "five_small" in ranked),
+        "suit_order": ("ties = 'high_card'", values["ties"] == "high_card"),
+        "suited_ox_pays_double": ("payment = 'multiplier'", values["payment"] == "multiplier"),
+    }
+
+
+def _idle_inherited(values: Mapping[str, Any], given: Mapping[str, object]) -> dict[str, object]:
+    """The card options a base set that these rules give nothing to do and their file never wrote, at their
+    defaults: a file dropping five_small from niuniu's ranking was refused over niuniu's five_small_max_total,
+    which TOML cannot clear (it has no null), as a dropped category's multiplier once was."""
+    defaults = {f.name: f.default for f in dataclasses.fields(HouseRules)}
+    return {name: defaults[name] for name, (_, has) in _option_needs(values).items() if not has and name not in given}
+
+
+def _changed_name(base: HouseRules, values: Mapping[str, object]) -> str:
+    """The name of rules left unnamed over ``base``: the base's, with the options they change (a round under
+    gnau with a 5% commission answered that it was played under "gnau"), or the base's alone if none."""
+    changed = [f.name for f in dataclasses.fields(base) if f.name != "description" and values[f.name] != getattr(base, f.name)]
+    return f"{base.name} with {', '.join(changed)}" if changed else base.name
 
 
 def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Mapping[str, object]) -> dict[str, T]:
@@ -249,7 +285,7 @@ def _coerce(key: str, raw: object, hint: object) -> object:
     args = typing.get_args(hint)
     if origin is Literal:
         if raw not in args:
-            raise RulesError(f"option {key!r} must be one of {', '.join(map(repr, args))}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be one of {', '.join(map(repr, args))}, not {written(raw)}")
         return raw
     if origin in (types.UnionType, typing.Union):
         if raw is None and type(None) in args:
@@ -257,22 +293,22 @@ def _coerce(key: str, raw: object, hint: object) -> object:
         return _coerce(key, raw, next(a for a in args if a is not type(None)))
     if hint in _PLAIN_TYPES:
         if type(raw) is not hint:
-            raise RulesError(f"option {key!r} must be {_PLAIN_TYPES[hint]}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be {_PLAIN_TYPES[hint]}, not {written(raw)}")
         return raw
     if hint is Decimal:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
-            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
         try:
             value = Decimal(str(raw))
         except InvalidOperation:
             value = None
         # NaN, which JSON and TOML both write, once reached the range checks and raised InvalidOperation there
         if value is None or not value.is_finite():
-            raise RulesError(f"option {key!r} must be a number, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
         return value
     if origin is tuple:
         if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):
-            raise RulesError(f"option {key!r} must be a list of names, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a list of names, not {written(raw)}")
         return tuple(raw)
     if origin is Mapping:
         value_type = args[1]
@@ -280,6 +316,6 @@ def _coerce(key: str, raw: object, hint: object) -> object:
             isinstance(k, str) and type(v) is value_type for k, v in raw.items()
         ):
             kind = "whole numbers" if value_type is int else "text"
-            raise RulesError(f"option {key!r} must be a table of names to {kind}, not {raw!r}")
+            raise RulesError(f"option {key!r} must be a table of names to {kind}, not {written(raw)}")
         return dict(raw)
     raise RulesError(f"option {key!r} has a type the engine cannot read")  # pragma: no cover

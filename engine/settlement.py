@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
-from oxeye.engine.errors import HandError
+from oxeye.engine.errors import HandError, written
 from oxeye.engine.hands import Item, check_repeats, parse_hand
 from oxeye.engine.ox import Evaluation, evaluate
 from oxeye.engine.rules import HouseRules
 
 Outcome = Literal["win", "lose", "push"]
 AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
+CENT = Decimal("0.01")  # the finest stake: amounts are kept, and written out, to the cent
 
 
 @dataclass(frozen=True)
@@ -90,16 +91,16 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     bank = evaluate(hands[0], rules)
     results: list[PersonResult] = []
     for seat, hand in zip(players, hands[1:]):
-        _check_stake(seat.name, seat.stake)
+        check_stake(seat.name, seat.stake)
         player = evaluate(hand, rules)
         outcome, units = _units(player, bank, rules)
         advice = _declare_advice(player, bank, rules)
         results.append(_result(seat.name, "player", None, seat.stake, outcome, units, player, rules, *advice))
         for onlooker in seat.onlookers:
-            _check_stake(onlooker.name, onlooker.stake)
+            check_stake(onlooker.name, onlooker.stake)
             results.append(_result(onlooker.name, "onlooker", seat.name, onlooker.stake, outcome, units, None, rules))
     gross = -sum((r.stake * r.units for r in results), Decimal(0))
-    banker_commission = gross * rules.commission if gross > 0 else Decimal(0)
+    banker_commission = _commission(gross, rules)
     return Settlement(rules, banker.name, bank, tuple(results), gross - banker_commission, banker_commission,
                       players[0].name if bank_passes(bank, rules) else banker.name)
 
@@ -139,20 +140,30 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
             units: int, evaluation: Evaluation | None, rules: HouseRules,
             declare_worth_it: bool | None = None, units_if_not_declared: int | None = None) -> PersonResult:
     gross = stake * units
-    commission = gross * rules.commission if gross > 0 else Decimal(0)
+    commission = _commission(gross, rules)
     return PersonResult(name, role, backs, stake, outcome, units, gross - commission, commission, evaluation,
                         declare_worth_it, units_if_not_declared)
 
 
-def _check_stake(name: str, stake: object) -> None:
-    """HandError unless ``stake`` is a positive amount under AMOUNT_LIMIT: a larger one is refused where
-    the round is written out anyway, and one of 9e999999 overflowed the arithmetic (a traceback, a 500)."""
+def _commission(win: Decimal, rules: HouseRules) -> Decimal:
+    """The house's share of a net win, in whole cents, rounded down (it takes no fraction of a cent): at 12.3% a
+    win had amounts of eleven decimals, which a reader's float, and the JSON written, rounded."""
+    share = win * rules.commission if win > 0 else Decimal(0)
+    return share.quantize(CENT, rounding=ROUND_DOWN) if share % CENT else share
+
+
+def check_stake(name: str, stake: object) -> None:
+    """HandError unless ``stake`` is a positive amount under AMOUNT_LIMIT, in whole cents: a larger one is
+    refused where the round is written out anyway, and one of 9e999999 overflowed the arithmetic (a traceback,
+    a 500); a finer one (0.30000000000000001) would be written out rounded, as a float holds it."""
     valid = isinstance(stake, (int, Decimal)) and not isinstance(stake, bool)
     if not (valid and Decimal(stake).is_finite() and stake > 0):
-        raise HandError(f"{name}'s stake must be a positive number, not {stake!r}")
+        raise HandError(f"{name}'s stake must be a positive number, not {written(stake)}")
     if stake >= AMOUNT_LIMIT:
         raise HandError(f"{name}'s stake of {Decimal(stake):e} is too large to settle to the cent "
                         f"(under 1e13): stake less")
+    if stake % CENT:
+        raise HandError(f"{name}'s stake of {stake} is finer than a cent: a stake has at most two decimal places")
 
 
 def bank_passes(bank: Evaluation, rules: HouseRules) -> bool:

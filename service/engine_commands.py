@@ -13,7 +13,7 @@ from typing import Any
 from oxeye.engine import HouseRules, Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
 from oxeye.engine.stats import frequencies
-from oxeye.service.engine_json import evaluation_json, settlement_json
+from oxeye.service.engine_json import evaluation_json, json_number, settlement_json
 from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
@@ -74,10 +74,11 @@ def _settle(args: argparse.Namespace) -> int:
         _dump(data)
         return 0
     bank = settlement.banker_evaluation
-    print(f"banker {settlement.banker}: {bank.label}, {settlement.banker_delta:+}")
+    # amounts as --json writes them: a Decimal's own text printed a stake of 1E2's win as +7E+2, and 3.50 for 3.5
+    print(f"banker {settlement.banker}: {bank.label}, {json_number(settlement.banker_delta):+}")
     for result in settlement.results:
         hand = f"{result.evaluation.label}, " if result.evaluation else f"with {result.backs}, "
-        print(f"  {result.name}: {hand}{result.outcome} {result.delta:+}")
+        print(f"  {result.name}: {hand}{result.outcome} {json_number(result.delta):+}")
     print(f"next banker: {settlement.next_banker}")
     return 0
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from oxeye.engine import Participant, settle
+from oxeye.engine import Participant, parse_hand, settle
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
 from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
@@ -107,7 +109,7 @@ def record_round(session: Session, table_id: int, played: RoundIn, key: str | No
     with writing(session):
         _hold_table(session, table_id)
         table = get_table(session, table_id)
-        stored = _stored_under(session, table_id, key, played) if key is not None else None
+        stored = _stored_under(session, table, key, played) if key is not None else None
         if stored is not None:
             session.commit()  # lets the table's row go
             return stored, False
@@ -120,16 +122,28 @@ def record_round(session: Session, table_id: int, played: RoundIn, key: str | No
         return row, True
 
 
-def _stored_under(session: Session, table_id: int, key: str, played: RoundIn) -> RoundRow | None:
+def _stored_under(session: Session, table: TableRow, key: str, played: RoundIn) -> RoundRow | None:
     """The round stored at the table under this Idempotency-Key, if any; a 409 where it was another round
     (the key reused by mistake would otherwise answer an old round for a new one)."""
-    stored = session.scalars(select(RoundKeyRow).where(RoundKeyRow.table_id == table_id, RoundKeyRow.key == key)).first()
+    stored = session.scalars(select(RoundKeyRow).where(RoundKeyRow.table_id == table.id, RoundKeyRow.key == key)).first()
     if stored is None:
         return None
-    if {k: v for k, v in stored.round.played.items() if k != "deltas"} != played.model_dump(mode="json"):
+    items = rules_from_spec(table.rules).items
+    if _meaning(stored.round.played, items) != _meaning(played.model_dump(mode="json"), items):
         raise ServiceError(f"the Idempotency-Key {key!r} was sent with another round, stored as round "
                            f"{stored.round.number}: send a new key with each new round", 409)
     return stored.round
+
+
+def _meaning(played: Mapping[str, Any], items: str) -> dict[str, Any]:
+    """A round's body as what it plays, to tell a resend from another round: a stake of 3 is one of 3.0,
+    and a hand the same cards however written (a list or one string, "ks" or "KS"); its bytes differed."""
+    return {
+        "hands": {name: sorted(item.code for item in parse_hand(hand, items)) for name, hand in played["hands"].items()},
+        "stakes": {name: Decimal(stake) for name, stake in played["stakes"].items()},
+        "onlookers": {name: [(o["name"], Decimal(o["stake"])) for o in backers]
+                      for name, backers in played["onlookers"].items() if backers},
+    }
 
 
 def _hold_table(session: Session, table_id: int) -> None:

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
-from oxeye.engine.settlement import bank_passes
+from oxeye.engine.settlement import bank_passes, check_stake
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
@@ -44,6 +44,8 @@ def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
         raise ServiceError(f"stakes must be positive amounts: {bad}")
     if banker in stakes:
         raise ServiceError(f"stakes name the banker's hand {banker}: the banker stakes nothing (banker says which banks)")
+    for index, stake in stakes.items():  # refused now, not as every frame's settlement problem
+        check_stake(f"hand {index}", stake)
     return stakes
 
 
@@ -102,7 +104,8 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
 def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:
     """The photo with boxes and codes, and under each hand its ox label and its win or loss."""
     result = (scored["settlement"] or {}).get("result") or {}
-    outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+g}" for p in result.get("players", [])}
+    # in full, as the JSON writes it: formatted to six digits ("g"), 37037.01 lost its cents
+    outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+}" for p in result.get("players", [])}
     notes: dict[int, str] = {}
     for hand in scored["hands"]:
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]

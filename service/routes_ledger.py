@@ -11,6 +11,7 @@ from oxeye.service.db import KEY_MOST, RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
+from oxeye.service.exact_numbers import ExactNumbersRoute
 from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # rounds listed at once: by default, and at most
@@ -61,10 +62,6 @@ def change_table(table_id: RowId, body: TableChange, db: Db) -> TableOut:
     return _table_out(ledger.change_table(db, table_id, body), ledger.round_counts(db, table_id))
 
 
-@router.post("/{table_id}/rounds", response_model=RoundOut, status_code=201, dependencies=KeyChecked,
-             responses={200: {"model": RoundOut, "description": "the round stored under this Idempotency-Key"},
-                        401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}},
-             response_model_exclude_unset=True)
 def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idempotency_key: IdempotencyKey = None) -> RoundOut:
     """Settle and record a round at the table's current banker; the bank passes as the rules say. Sent again
     with the same Idempotency-Key (a client that timed out), it is answered as stored (200), not recorded again."""
@@ -72,6 +69,12 @@ def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idemp
     if not recorded:
         response.status_code = 200
     return _round_out(row)
+
+
+router.add_api_route("/{table_id}/rounds", play_round, methods=["POST"], response_model=RoundOut, status_code=201,
+                     dependencies=KeyChecked, response_model_exclude_unset=True, route_class_override=ExactNumbersRoute,
+                     responses={200: {"model": RoundOut, "description": "the round stored under this Idempotency-Key"},
+                                401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}})
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True,

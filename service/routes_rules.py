@@ -9,6 +9,7 @@ from oxeye.engine import Participant, evaluate, settle
 from oxeye.engine.settlement import Onlooker
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
+from oxeye.service.exact_numbers import ExactNumbersRoute
 from oxeye.service.rules_files import preset_names, preset_text, rules_from_spec
 from oxeye.service.schemas import HandReading, HandRequest, Health, Problem, SettleRequest, Settlement
 from oxeye.service.settings import VERSION
@@ -47,9 +48,12 @@ def hand(body: HandRequest) -> JSONResponse:
     return JSONResponse(evaluation_json(evaluate(body.hand, rules_from_spec(body.rules))))
 
 
-@router.post("/settle", response_model=Settlement, response_model_exclude_unset=True)
 def settle_round(body: SettleRequest) -> dict:
     """Settle one round against the banker without recording it (the ledger records rounds at tables)."""
     players = [Participant(p.name, p.hand, p.stake, tuple(Onlooker(o.name, o.stake) for o in p.onlookers))
                for p in body.players]
     return settlement_json(settle(Participant(body.banker.name, body.banker.hand), players, rules_from_spec(body.rules)))
+
+
+router.add_api_route("/settle", settle_round, methods=["POST"], response_model=Settlement,
+                     response_model_exclude_unset=True, route_class_override=ExactNumbersRoute)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Coroutine
-from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path
 from fastapi.responses import Response
-from fastapi.routing import APIRoute
 
 from oxeye.service import trainer
 from oxeye.service.db import DrillRow
 from oxeye.service.deps import Db
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import ServiceError
+from oxeye.service.exact_numbers import ExactNumbersRoute
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId, TraineeName
 
@@ -49,29 +46,6 @@ def picture(drill_id: RowId, db: Db) -> Response:
     """The two hands as a table photo: the banker's above, the player's below."""
     drill = _drill(db, drill_id)
     return Response(trainer.picture(drill), media_type="image/jpeg")
-
-
-class _ExactNumbers(Request):
-    """A request whose JSON body's numbers are read as Decimal, digit for digit: read as floats, a payout of
-    30.0000000000000001 was 30, graded right."""
-
-    async def json(self) -> Any:
-        if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), parse_float=Decimal)
-        return self._json
-
-
-class ExactNumbersRoute(APIRoute):
-    """A route given its JSON body as ``_ExactNumbers`` reads it."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        """FastAPI's handler for this route, given each request as ``_ExactNumbers``."""
-        handler = super().get_route_handler()
-
-        async def exact(request: Request) -> Response:
-            return await handler(_ExactNumbers(request.scope, request.receive))
-
-        return exact
 
 
 def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:

@@ -95,6 +95,14 @@ def test_settle_reads_a_stake_written_as_text_as_the_service_does() -> None:
     assert refused.returncode == 2 and "stake must be a positive number" in refused.stderr
 
 
+def test_settle_prints_amounts_as_its_json_writes_them() -> None:
+    """Printed without --json, amounts were Decimal's own text: a stake of 1E2 won +7E+2, and 703.5 was -703.50."""
+    game = dict(ROUND, players=[dict(ROUND["players"][0], stake="STAKE", onlookers=[{"name": "Dee", "stake": "0.50"}])])
+    done = run("settle", stdin=json.dumps(game).replace('"STAKE"', "1E2"))
+    assert done.stdout.splitlines() == ["banker Bea: No Ox, -703.5", "  Ann: Five Dukes, win +700",
+                                        "  Dee: with Ann, win +3.5", "next banker: Bea"]
+
+
 def test_stats() -> None:
     done = run("stats", "--rules", "gnau", "--json")
     out = json.loads(done.stdout)
@@ -129,12 +137,19 @@ def test_rules_listing_and_printing() -> None:
      "has no stake"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
                                                               "stake": "ten"}])), "stake must be a positive number"),
+    # a number is read as Decimal, whose repr was written: "not Decimal('-1.5')"
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": -1.5}])),
+     "Ann's stake must be a positive number, not -1.5"),
+    (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": 2.0})),
+     "option 'decks' must be a whole number, not 2.0"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "10S QH JD KC QD",
                                                               "stake": 1}])), "10S appears 2 times"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
                                                               "stake": 1e308}])), "too large to settle to the cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
      .replace('"stake": 1', '"stake": 1e99999999999'), "Ann's stake of 1e+99999999999 is too large"),  # overflowed
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": 0.30000000000000001'), "Ann's stake of 0.30000000000000001 is finer than a cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1,
                                                               "onlooker": [{"name": "Dee", "stake": 5}]}])),
      "unknown key of players[0]: 'onlooker'"),  # once settled without Dee's bet

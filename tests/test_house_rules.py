@@ -44,6 +44,18 @@ def test_a_user_file_starts_from_a_preset(tmp_path) -> None:
     assert (rules.ties, rules.commission, rules.ranking[0]) == ("banker", Decimal("0.05"), "five_small")
 
 
+@pytest.mark.parametrize(("options", "name"), [
+    ({"commission": 0.05}, "gnau with commission"),
+    ({"ten_is_duke": True, "multipliers": {"five_dukes": 9}}, "gnau with ten_is_duke, multipliers"),
+    ({"commission": 0, "multipliers": {"five_dukes": 7}}, "gnau"),  # the preset's own values: the preset
+    ({"name": "our table", "commission": 0.05}, "our table"),
+])
+def test_unnamed_rules_over_a_preset_are_named_by_what_they_change(options: dict, name: str) -> None:
+    """Rules over a base with no name of their own took the base's: a round under gnau with a 5% commission
+    answered "rules": "gnau", as though played under the preset."""
+    assert rules_from_mapping({"base": "gnau", **options}).name == name
+
+
 def test_a_copied_preset_file_loads_as_the_preset(tmp_path) -> None:
     path = tmp_path / "copy.toml"
     path.write_text(preset_text("niuniu"))
@@ -94,6 +106,11 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     # a drill's answer keeps the label in 100 characters, which PostgreSQL holds to (a 500)
     ({"labels": {"no_ox": "x" * 41}}, "option 'labels': 'no_ox' may be at most 40 characters, not 41"),
     ({"labels": {"single_ox": "Ox {value}" + "!" * 500}}, "option 'labels': 'single_ox' may be at most 40 characters"),
+    # two categories in the same words: a hand so printed, or named in a drill, could be either
+    ({"labels": {"double_ox": "Ox {value}", "single_ox": "Ox {value}"}},
+     "option 'labels': 'double_ox' and 'single_ox' both read 'Ox 2': a hand so labelled could be either"),
+    ({"labels": {"five_small": "five dukes"}}, "option 'labels': 'five_dukes' and 'five_small' both read 'five dukes'"),
+    ({"nenku_label": True, "labels": {"nenku": "Single-Ox 1"}}, "'single_ox' and 'nenku' both read 'Single-Ox 1'"),
     ({"base": "nope"}, "unknown rules preset 'nope'"),
 ])
 def test_bad_options_name_the_field(options: dict, message: str) -> None:
@@ -221,6 +238,17 @@ def test_a_category_dropped_from_the_base_ranking_drops_its_multiplier() -> None
     assert rules.multiplier("ngau_tonku", None) == 5
     rules = rules_from_mapping({"base": "niuniu", "ranking": ["five_small", "niu_niu", "single_ox", "no_ox"]})
     assert "bomb" not in rules.labels and rules.label("niu_niu", None) == "Niu Niu (牛牛)"
+
+
+def test_a_category_dropped_from_the_base_ranking_drops_the_option_it_needed(tmp_path) -> None:
+    """A file dropping five_small from niuniu's ranking was refused: 'five_small_max_total does nothing without
+    five_small', an option it never wrote and that TOML, which has no null, cannot clear."""
+    path = tmp_path / "house.toml"
+    path.write_text('base = "niuniu"\nranking = ["bomb", "niu_niu", "single_ox", "no_ox"]\n')
+    rules = load_rules(str(path))
+    assert (rules.ranking, rules.five_small_max_total) == (("bomb", "niu_niu", "single_ox", "no_ox"), None)
+    with pytest.raises(RulesError, match="option 'five_small_max_total' does nothing without"):  # written: refused
+        rules_from_mapping({"base": "niuniu", "ranking": ["single_ox", "no_ox"], "five_small_max_total": 10})
 
 
 def test_a_label_may_be_forty_characters() -> None:

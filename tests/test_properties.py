@@ -11,7 +11,7 @@ from brute_force import brute_force
 from oxeye.engine import Participant, evaluate, settle
 from oxeye.engine.cards import full_deck
 from oxeye.engine.ox import classify
-from oxeye.engine.settlement import Onlooker
+from oxeye.engine.settlement import CENT, Onlooker
 from oxeye.engine.tiles import chinese_set
 from oxeye.service.rules_files import load_rules, preset_names, rules_from_mapping
 
@@ -102,19 +102,22 @@ def rounds(draw):
                     tuple(Onlooker(f"o{i}-{j}", draw(stakes)) for j in range(draw(st.integers(0, 2)))))
         for i in range(1, seats)
     ]
-    commission = draw(st.sampled_from([Decimal(0), Decimal("0.05")]))
+    commission = draw(st.one_of(st.sampled_from([Decimal(0), Decimal("0.05")]),
+                                st.decimals(min_value=0, max_value=Decimal("0.5"), places=6)))
     return rules_from_mapping({"base": rules.name, "commission": str(commission)}), Participant("bank", items[:5]), players
 
 
 @given(rounds())
 @settings(max_examples=200, deadline=None)
-def test_settlement_is_zero_sum_before_commission(case) -> None:
+def test_settlement_is_zero_sum_before_commission_and_in_whole_cents(case) -> None:
     rules, banker, players = case
     result = settle(banker, players, rules)
     gross = [r.stake * r.units for r in result.results]
     assert result.banker_delta + result.banker_commission + sum(gross) == 0
     assert result.banker_delta + sum(r.delta for r in result.results) + result.house == 0
     assert all(r.commission >= 0 and (r.commission == 0 or r.units > 0) for r in result.results)
+    amounts = [result.banker_delta, result.banker_commission, *(a for r in result.results for a in (r.delta, r.commission))]
+    assert all(amount % CENT == 0 for amount in amounts)  # whole cents, which the JSON's floats hold exactly
     for player in result.players:
         backers = [r for r in result.onlookers if r.backs == player.name]
         assert all((r.outcome, r.units) == (player.outcome, player.units) for r in backers)

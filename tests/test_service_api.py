@@ -103,6 +103,8 @@ def test_settle(client: TestClient) -> None:
     out = client.post("/v1/settle", json=body).json()
     assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 7
     assert out["banker_delta"] == -77 and out["next_banker"] == "Bea"
+    inline = client.post("/v1/settle", json={**body, "rules": {"base": "gnau", "commission": 0.1}}).json()
+    assert (inline["rules"], inline["house"]) == ("gnau with commission", 7.7)  # it was "gnau", as if no commission
 
 
 def _exactly(data: object) -> str:
@@ -139,6 +141,9 @@ def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient,
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "ten"}]}, 422, "players.0.stake"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 0}]}, 422, "greater than 0"),
+    ("/v1/settle", {"rules": {"base": "gnau", "multipliers": {"five_dukes": 2.5}}, "banker": {"name": "B", "hand":
+                    "KS QS JS 10S 9S"}, "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1}]}, 400,
+     "option 'multipliers' must be a table of names to whole numbers, not {'five_dukes': 2.5}"),  # Decimal('2.5')
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"}, "players": []},
      422, "players"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
@@ -275,6 +280,22 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
     assert client.get(f"/v1/tables/{table_id}/rounds").json() == []
 
 
+@pytest.mark.parametrize("stake", ["0.30000000000000001", "1e-7", "2.005"])
+def test_a_stake_finer_than_a_cent_is_refused_not_rounded(client: TestClient, stake: str) -> None:
+    """JSON numbers were read as floats: a stake of 0.30000000000000001 was settled, and recorded, as 0.3. They
+    are read digit for digit, and a stake finer than the cent the amounts are kept to is refused."""
+    refused = {"error": f"bo's stake of {Decimal(stake)} is finer than a cent: a stake has at most two decimal places"}
+    player = {"name": "bo", "hand": ROUND["hands"]["bo"], "stake": "STAKE"}
+    settle = {"rules": "tau-ngau-pagat", "banker": {"name": "ann", "hand": ROUND["hands"]["ann"]}, "players": [player]}
+    response = client.post("/v1/settle", content=json.dumps(settle).replace('"STAKE"', stake), headers=JSON)
+    assert (response.status_code, response.json()) == (400, refused)
+    table_id = _table(client).json()["id"]
+    played = json.dumps({**ROUND, "stakes": {"bo": "STAKE", "cy": 5}}).replace('"STAKE"', stake)
+    response = client.post(f"/v1/tables/{table_id}/rounds", content=played, headers={**KEY, **JSON})
+    assert (response.status_code, response.json()) == (400, refused)
+    assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 0
+
+
 def test_a_round_and_a_table_read_load_none_of_the_tables_rounds(client: TestClient) -> None:
     """Each round posted and each table read loaded every round the table had (its balances summed over them,
     its count taken as their number): 50 ms a round at 100 rounds, 200 ms at 3,000."""
@@ -340,6 +361,21 @@ def test_a_round_sent_again_under_its_idempotency_key_is_answered_as_stored_not_
         response = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": bad.encode()})
         assert response.status_code == 422 and "header.Idempotency-Key" in response.json()["error"], response.json()
     assert client.get(f"/v1/tables/{table_id}").json() == table
+
+
+def test_a_round_resent_written_otherwise_is_the_same_round_under_its_idempotency_key(client: TestClient) -> None:
+    """A resend was compared with the stored round byte for byte: a stake of 3 where 3.0 was sent, or a hand as
+    a list where it was one string, was answered 409, another round, though it was the same."""
+    table_id = _table(client).json()["id"]
+    headers = {**KEY, **JSON, "Idempotency-Key": "r-1"}
+    first = client.post(f"/v1/tables/{table_id}/rounds", headers=headers, content=json.dumps(
+        {**ROUND, "stakes": {"bo": "STAKE", "cy": 5}, "onlookers": {"cy": []}}).replace('"STAKE"', "3.0"))
+    resent = {"hands": {**ROUND["hands"], "bo": ["6-5", "4-1", "5-5", "3-3", "2:2"]}, "stakes": {"bo": 3, "cy": 5.00}}
+    again = client.post(f"/v1/tables/{table_id}/rounds", json=resent, headers=headers)
+    assert (first.status_code, again.status_code, again.json()) == (201, 200, first.json())
+    other = client.post(f"/v1/tables/{table_id}/rounds", json={**resent, "stakes": {"bo": 3.01, "cy": 5}}, headers=headers)
+    assert other.status_code == 409
+    assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 1
 
 
 def test_a_ledger_written_before_balances_were_kept_has_them_summed_once_at_start(tmp_path: Path) -> None:

@@ -112,6 +112,21 @@ def test_the_annotated_photo_of_a_panorama_larger_than_a_jpeg_is_shrunk_to_fit(h
     assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (*fitted, 3)
 
 
+@pytest.mark.parametrize(("delta", "written"), [(37037.01, "win +37037.01"), (1400000, "win +1400000"), (-2.5, "lose -2.5")])
+def test_the_annotated_photo_writes_each_win_or_loss_in_full(monkeypatch: pytest.MonkeyPatch, delta: float,
+                                                             written: str) -> None:
+    """Each hand's win was written to six digits: 37037.01 as +37037, the cents lost, and 1,400,000 as +1.4e+06."""
+    from oxeye.service import photo
+
+    drawn: dict[int, str] = {}
+    monkeypatch.setattr(photo, "draw", lambda image, reading, notes: drawn.update(notes) or image)
+    outcome = "win" if delta > 0 else "lose"
+    scored = {"hands": [{"index": 0, "reading": {"label": "No Ox"}}, {"index": 1, "reading": {"label": "Five Dukes"}}],
+              "settlement": {"problem": None, "result": {"players": [{"name": "hand 1", "outcome": outcome, "delta": delta}]}}}
+    photo.annotated_jpeg(np.full((24, 32, 3), 90, np.uint8), Reading(32, 24), scored)
+    assert drawn == {0: "No Ox  banker", 1: f"Five Dukes  {written}"}
+
+
 def test_a_phone_photo_is_read_upright_as_its_exif_says(client: TestClient) -> None:
     """A portrait photo stored as landscape pixels with an orientation tag comes back as the phone showed it."""
     buffer = io.BytesIO()
@@ -140,6 +155,7 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
+    (_jpeg(), {"stakes": '{"1": 0.30000000000000001}'}, 400, "hand 1's stake of 0.30000000000000001 is finer than a cent"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
     # each was read: a stake of true as 1, "01" and " 1" as hand 1, and of two stakes on one hand the last
     (_jpeg(), {"stakes": '{"1": true}'}, 400, "stakes must be"),

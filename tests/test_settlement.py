@@ -15,7 +15,7 @@ def _rules(base: str, **options):
     return rules_from_mapping({"base": base, **options})
 
 
-def _play(rules, banker: str, *players: str, stake: int = 10):
+def _play(rules, banker: str, *players: str, stake: int | Decimal = 10):
     seats = [Participant(f"p{i}", hand, Decimal(stake)) for i, hand in enumerate(players)]
     return settle(Participant("bank", banker), seats, rules)
 
@@ -98,6 +98,20 @@ def test_onlookers_share_their_players_fate_and_commission_is_taken(gnau) -> Non
     assert result.house == Decimal("1.50") + Decimal("0.60") + Decimal("1.00")
 
 
+def test_commission_is_taken_in_whole_cents_rounded_down() -> None:
+    """At a share of 12.3456789% a win of 864,197,523.07 paid 106,691,051.2599756... in commission: amounts of
+    eleven decimals, which the JSON written (a float) rounded, so that a player's delta and commission no
+    longer added up to the win. The house takes whole cents, no fraction of one."""
+    rules = _rules("gnau", commission="0.123456789")
+    result = settle(Participant("bank", "10S 9H 8D 4C 4H"), [Participant("ann", "KS QH JD KC QD", Decimal("123456789.01"))],
+                    rules)  # Five Dukes, 7 stakes
+    ann = result.players[0]
+    assert (ann.commission, ann.delta, result.banker_delta) == (Decimal("106691051.25"), Decimal("757506471.82"),
+                                                                Decimal("-864197523.07"))
+    small = _play(_rules("gnau", commission=0.05), "10S 9H 8D 4C 4H", "7S 7H 7D KC 5H", stake=Decimal("0.19"))
+    assert (small.players[0].commission, small.players[0].delta) == (0, Decimal("0.19"))  # 5% of 0.19 is 0.0095
+
+
 def test_several_decks_allow_repeats(gnau) -> None:
     one_deck_round = ("KS QS JS 10S 9S", "KS 2H 3H 4H 5H")
     with pytest.raises(HandError, match="KS appears 2 times"):
@@ -119,6 +133,7 @@ def test_bank_passing_options(gnau) -> None:
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("0.005"))], "ann's stake of 0.005 is finer than a cent"),
     ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
     ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown card code '7-7'"),  # a card table's words
     ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
