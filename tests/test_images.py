@@ -179,6 +179,14 @@ def test_a_large_jpeg_is_decoded_reduced_and_says_by_how_much() -> None:
     assert np.array_equal(decode_reduced(data, working_side=None).pixels, decode_photo(data))
 
 
+@pytest.mark.parametrize(("width", "height"), [(1200, 200), (200, 1200)])
+def test_a_panorama_is_reduced_no_further_than_keeps_its_windows_the_working_side(width: int, height: int) -> None:
+    """A panorama is read in windows of an ordinary frame's shape (vision.tiles), here 267 pixels long: reduced by
+    its own long side, at an eighth, its windows were 33 pixels long; at a half they are 133."""
+    photo = decode_reduced(_jpeg(np.full((height, width, 3), 90, np.uint8)), working_side=100)
+    assert (photo.scale, photo.width, photo.height, photo.pixels.shape) == (2, width, height, (height // 2, width // 2, 3))
+
+
 def test_a_phone_s_jpeg_with_a_depth_map_after_it_is_decoded_reduced_too() -> None:
     """Pillow opens a JPEG holding more pictures (a depth or gain map, as phones write) as an MPO: it was
     decoded whole, and a 48-megapixel one refused."""

@@ -172,6 +172,36 @@ def test_a_phone_s_48_megapixel_jpeg_is_read_as_the_photo_it_enlarges(tmp_path: 
     assert all(np.abs(np.array(item["box"]) - boxes[item["code"]]).max() <= 2 * 8.4 for item in big["items"])
 
 
+def test_a_panorama_of_a_long_table_is_read_in_windows_hand_by_hand(tmp_path: Path) -> None:
+    """Four drill pictures of four hands each side by side, 3200 x 480 as a phone's panorama: read in windows,
+    every hand is read as laid, in its own picture; read whole, at about 416 pixels, 46 of its 80 cards were
+    reported, each flagged, and no hand as laid."""
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.scene import render_hands
+    from oxeye.vision.classes import CARD_CLASSES
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.tiles import Tiling
+
+    rng = np.random.default_rng(7)
+    library = load_library(tmp_path / "no-decks")
+    laid: dict[tuple[str, ...], int] = {}  # each hand's codes, sorted: the picture it lies in
+    pictures = []
+    for picture in range(4):
+        deck = rng.permutation(CARD_CLASSES)
+        hands = [list(deck[row * 5:row * 5 + 5]) for row in range(4)]
+        laid |= {tuple(sorted(hand)): picture for hand in hands}
+        pictures.append(render_hands(rng, library, "cards", hands, (800, 480)).image)
+    panorama = np.hstack(pictures)
+    detector = Detector()
+    reading = detector.read(panorama)
+    assert (reading.width, reading.height, len(reading.hands)) == (3200, 480, 16)
+    for hand in reading.hands:
+        picture = laid[tuple(sorted(hand.codes))]
+        assert 800 * picture <= hand.box[0] < hand.box[2] <= 800 * (picture + 1)
+    detector.tiling = Tiling(beyond=float("inf"))
+    assert sum(tuple(sorted(hand.codes)) in laid for hand in detector.read(panorama).hands) < 8
+
+
 def test_the_cards_of_a_photo_without_colour_are_all_doubted(tmp_path: Path) -> None:
     """A black-and-white photo (a phone's mono filter, a camera's night view) hides a suit's red or black, by
     which the classifier tells suits too: this drill's 2D read as 2S, unflagged, and was scored so."""
@@ -239,6 +269,29 @@ def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(sc
     assert figures[grouping.TURN]["hands_exact"] == synthetic(Detector(), scenes)["hands_exact"]
     assert set(figures[0.0]) == {"grouping_accuracy_on_true_items", "hands_exact"}
 
+
+
+def test_the_panorama_benchmark_lays_scenes_side_by_side_with_their_labels(scenes: Path) -> None:
+    """One scene alone is the build itself, read as evaluate reads it, whole and in windows alike; two side by
+    side hold both scenes' items, the second's moved right by the first's width, and read as many of them."""
+    from bench.panorama import main, scenes_by_size, write_panoramas
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import synthetic
+
+    figures = main([str(scenes), "--scenes", "1", "2", "--repeats", "1"])
+    (width, height), metas = max(scenes_by_size(scenes).items(), key=lambda size: len(size[1]))
+    alone = figures[f"{width}x{height} ({width / height:.2f}:1)"]
+    assert alone["whole"] | {"read_ms": 0} == alone["1.33333:0.2"] | {"read_ms": 0}
+    assert alone["whole"]["items"] == sum(len(meta["items"]) for meta in metas)
+    detector = Detector()
+    pair = scenes.parent / "pair"
+    image = write_panoramas(metas[:2], scenes, 2, pair)
+    labels = json.loads((pair / "meta" / "000000.json").read_text())
+    first, second = metas[0]["items"], metas[1]["items"]
+    assert labels["width"] == 2 * width and len(labels["items"]) == len(first) + len(second)
+    assert [item["box"][0] for item in labels["items"]] == [i["box"][0] for i in first] + [
+        i["box"][0] + width for i in second]
+    assert image.is_file() and synthetic(detector, pair)["items"] == len(first) + len(second)
 
 
 def _one_photo(out: Path, index: int) -> Path:

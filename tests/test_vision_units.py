@@ -721,3 +721,65 @@ def test_a_reading_of_a_photo_decoded_reduced_is_given_in_the_photo_s_own_pixels
     assert [i.code for i in scaled.items] == ["AS", "KH"] and scaled.hands[0].codes == ["AS", "KH"]
     assert reading.items[0].box == (10.0, 20.0, 30.5, 40.0)  # the reading drawn on the decoded pixels is kept
     assert reading.scaled(1, 50, 38) is reading
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 704), (704, 1280), (2000, 1000), (1000, 2000)])
+def test_an_ordinary_frame_is_read_whole_in_one_window(size: tuple[int, int]) -> None:
+    """A frame up to twice as long as it is high, either way round, is one window, the frame itself."""
+    from oxeye.vision.tiles import Tiling
+
+    assert Tiling().windows(*size) == [(0, 0, *size)]
+    assert Tiling().window_side(*size) == max(size)
+
+
+@pytest.mark.parametrize(("width", "height"), [(6000, 1500), (2001, 1000), (15000, 1200), (1500, 6000), (1000, 13000)])
+def test_a_panorama_is_read_in_overlapping_windows_of_an_ordinary_frame_s_shape(width: int, height: int) -> None:
+    """Windows 4:3 (3:4 for a tall frame) across the frame's whole short side, from one end to the other, each
+    overlapping the next by at least a fifth of it, so that a card cut by one window's edge lies whole in the next."""
+    from oxeye.vision.tiles import Tiling
+
+    windows = Tiling().windows(width, height)
+    along = 0 if width > height else 1  # the coordinate the windows step along
+    short = min(width, height)
+    assert len(windows) >= 2
+    assert all(w[2] - w[0] == (round(4 / 3 * short) if along == 0 else width) for w in windows)
+    assert all(w[3] - w[1] == (height if along == 0 else round(4 / 3 * short)) for w in windows)
+    assert windows[0][along] == 0 and windows[-1][along + 2] == (width, height)[along]
+    span = windows[0][along + 2] - windows[0][along]
+    overlaps = [a[along + 2] - b[along] for a, b in zip(windows, windows[1:])]
+    assert min(overlaps) >= 0.2 * span
+    assert (len(windows) - 1) * span - (len(windows) - 2) * 0.2 * span < max(width, height)  # one fewer would not do
+    assert Tiling().window_side(width, height) == span
+
+
+def test_a_sliver_of_a_frame_is_read_in_at_most_twelve_windows_each_longer() -> None:
+    """Each window costs a frame's reading: a 60,000 x 100 sliver would have been read in 564 windows."""
+    from oxeye.vision.tiles import Tiling
+
+    windows = Tiling().windows(60_000, 100)
+    assert len(windows) == 12 and windows[0][0] == 0 and windows[-1][2] == 60_000
+    assert min(a[2] - b[0] for a, b in zip(windows, windows[1:])) >= 0.2 * (windows[0][2] - windows[0][0])
+
+
+def test_items_seen_in_two_windows_are_kept_once_in_the_frame_s_pixels() -> None:
+    """Each window's items are moved into the frame, keypoints too. A card seen whole in both windows where they
+    overlap is kept once (the surer reading); one cut by a window's edge is left to the window that holds it
+    whole, even where the cut part reads as another card (as where the frame's own edge cuts it too), which the
+    twin rule keeps; two cards side by side in the overlap both stay, as do two of one code far apart."""
+    from oxeye.vision.detector import merge_windows
+
+    def card(code: str, box: tuple[float, float, float, float], confidence: float) -> Item:
+        x1, y1, x2, y2 = box
+        return Item(code, "card", box, confidence, keypoints=((x1 + 5, y1 + 5), (x2 - 5, y2 - 5)))
+
+    left = [card("AS", (10, 10, 70, 100), 0.9), card("KH", (800, 10, 860, 100), 0.8),
+            card("QH", (950, 200, 1000, 290), 0.7), card("9S", (980, 0, 1000, 90), 0.75)]  # QD and 9C, cut
+    right = [card("KH", (100, 12, 160, 101), 0.85), card("QD", (250, 200, 310, 290), 0.9),
+             card("9C", (270, 0, 330, 90), 0.8), card("5C", (170, 10, 230, 100), 0.9),
+             card("AS", (900, 10, 960, 100), 0.6)]
+    merged = merge_windows([((0, 0, 1000, 400), left), ((700, 0, 1700, 400), right)], Twins())
+    assert [(item.code, item.box) for item in merged] == [
+        ("AS", (10, 10, 70, 100)), ("QD", (950, 200, 1010, 290)), ("5C", (870, 10, 930, 100)),
+        ("KH", (800, 12, 860, 101)), ("9C", (970, 0, 1030, 90)), ("AS", (1600, 10, 1660, 100))]
+    assert merged[1].keypoints == ((955, 205), (1005, 285))
+    assert [item.box for item in left][2:] == [(950, 200, 1000, 290), (980, 0, 1000, 90)]

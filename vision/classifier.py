@@ -104,7 +104,7 @@ class Classifier:
         finds = [find for spot, pair in zip(looked, pairs)
                  if (find := _find(spot, pair, hands[spot.hand].codes, self.completion.sure, width, height))]
         finds.sort(key=lambda item: -item.confidence)
-        return _without_twins(items + finds, self.twins) if finds else items
+        return without_twins(items + finds, self.twins) if finds else items
 
 
 def detection_crops(levels: list[np.ndarray], class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
@@ -203,10 +203,10 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
                           flag=flag, rival=rival if flag == AMBIGUOUS else None,
                           keypoints=_points(points)))
     items.sort(key=lambda item: -item.confidence)
-    return _without_twins(items, twins)
+    return without_twins(items, twins)
 
 
-def _without_twins(items: list[Item], twins: Twins) -> list[Item]:
+def without_twins(items: list[Item], twins: Twins) -> list[Item]:
     """Drop each item that is an earlier (surer) one seen twice (see ``Twins``), in the items' order."""
     boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,19 +11,22 @@ import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS, kind_of
-from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
+from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier, Twins, without_twins
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
 from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import colourless
 from oxeye.vision.letterbox import Letterbox, letterbox
-from oxeye.vision.reading import NO_COLOUR, Item, Reading
+from oxeye.vision.reading import NO_COLOUR, Hand, Item, Reading
 from oxeye.vision.runtime import open_session
+from oxeye.vision.tiles import Tiling, Window
 
 # Candidates below this are dropped (but for the crop classifier's sure reads, ``classifier.Rescue``);
 # up to reading.LOW_SCORE they are reported as low-confidence.
 CONF = 0.25
+# An item whose box lies this near its window's edge (vision.tiles) is cut by it: boxes are clipped to the window.
+EDGE = 1.0
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Detector:
         # Two sizes were chosen for a two-stage detector, whose classifier names items from the frame itself.
         self.scales = Scales() if dynamic and two_stage else Scales(zoom=1.0)
         self.suppression = Suppression()
+        self.tiling = Tiling()
 
     def raw(self, image: np.ndarray, size: int | None = None) -> tuple[np.ndarray, Letterbox]:
         """The model's raw output for a BGR frame read at ``size`` (its own by default), and the letterbox used."""
@@ -116,7 +121,22 @@ class Detector:
         ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a short hand
         lacks are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table (a
         table playing with cards knows it holds no tiles), detections of other kinds are dropped before
-        suppression: a rug's weave read as dominoes is then never reported."""
+        suppression: a rug's weave read as dominoes is then never reported. A panorama is read in windows
+        (``vision.tiles``), an item seen in two of them kept once."""
+        height, width = image.shape[:2]
+        windows = self.tiling.windows(width, height)
+        if len(windows) == 1:
+            items, hands, read_at = self._read_frame(image, conf, kinds, start)
+        else:
+            items, read_at = self._read_windows(image, windows, conf, kinds, start)
+            hands = group_hands(items)
+        if colourless(image):
+            _doubt_suits(items)
+        return Reading(width, height, items, hands, read_at)
+
+    def _read_frame(self, image: np.ndarray, conf: float, kinds: Collection[str] | None,
+                    start: int | None) -> tuple[list[Item], list[Hand], int]:
+        """``read``'s items and hands of one frame read whole, and the input size it was read at."""
         floor = min(conf, self.classifier.rescue.floor) if self.classifier else conf
 
         def candidates(size: int) -> Detections:
@@ -129,20 +149,53 @@ class Detector:
             if (wanted := self.size if close_up else self.zoomed) != read_at:
                 read_at, found = wanted, candidates(wanted)
         found = cross_class_suppression(found, self.suppression.cross)
-        height, width = image.shape[:2]
         if self.classifier is None:
             items = collapse(found, self.names)
-            hands = group_hands(items)
-        else:
-            levels = pyramid(image)  # both the naming and the search of short hands crop from it
-            items = self.classifier.name(levels, found, conf)
-            hands = group_hands(items)
-            completed = self.classifier.complete(levels, items, hands)
-            if len(completed) > len(items):
-                items, hands = completed, group_hands(completed)
-        if colourless(image):
-            _doubt_suits(items)
-        return Reading(width, height, items, hands, read_at)
+            return items, group_hands(items), read_at
+        levels = pyramid(image)  # both the naming and the search of short hands crop from it
+        items = self.classifier.name(levels, found, conf)
+        hands = group_hands(items)
+        completed = self.classifier.complete(levels, items, hands)
+        if len(completed) > len(items):
+            items, hands = completed, group_hands(completed)
+        return items, hands, read_at
+
+    def _read_windows(self, image: np.ndarray, windows: list[Window], conf: float, kinds: Collection[str] | None,
+                      start: int | None) -> tuple[list[Item], int]:
+        """The items of each window of ``image`` read as a frame of its own, merged (``merge_windows``); and the
+        input size most windows were read at."""
+        seen: list[tuple[Window, list[Item]]] = []
+        sizes: Counter[int] = Counter()
+        for x1, y1, x2, y2 in windows:
+            items, _, read_at = self._read_frame(np.ascontiguousarray(image[y1:y2, x1:x2]), conf, kinds, start)
+            seen.append(((x1, y1, x2, y2), items))
+            sizes[read_at] += 1
+        return merge_windows(seen, self.classifier.twins if self.classifier else Twins()), sizes.most_common(1)[0][0]
+
+
+def merge_windows(seen: list[tuple[Window, list[Item]]], twins: Twins) -> list[Item]:
+    """The items read in each window, in the frame's pixels, surest first. An item cut by its window's edge is
+    left to another window that holds it whole, and one seen in two windows where they overlap is kept once,
+    as an item seen twice in one frame is (``twins``)."""
+    windows = [window for window, _ in seen]
+    items = [moved for window, found in seen for item in found
+             if not _held_elsewhere(moved := item.shifted(*window[:2]), window, windows)]
+    items.sort(key=lambda item: -item.confidence)
+    return without_twins(items, twins)
+
+
+def _held_elsewhere(item: Item, window: Window, windows: list[Window]) -> bool:
+    """Whether ``item`` (in frame pixels) is cut by an edge of its ``window`` within the frame, and another window
+    holds it clear of its own edges within the frame (an edge of the frame itself cuts it in every window)."""
+    frame = (min(w[0] for w in windows), min(w[1] for w in windows), max(w[2] for w in windows),
+             max(w[3] for w in windows))
+
+    def clear_of(edges: Window) -> bool:
+        x1, y1, x2, y2 = item.box
+        return ((x1 > edges[0] + EDGE or edges[0] == frame[0]) and (y1 > edges[1] + EDGE or edges[1] == frame[1])
+                and (x2 < edges[2] - EDGE or edges[2] == frame[2]) and (y2 < edges[3] - EDGE or edges[3] == frame[3]))
+
+    return not clear_of(window) and any(clear_of(other) for other in windows if other != window)
 
 
 def _doubt_suits(items: list[Item]) -> None:

@@ -10,7 +10,10 @@ it read, padded with grey, without a word.
 A large JPEG (a phone's 48 or 200 megapixels) is decoded reduced, by Pillow's draft mode: libjpeg
 scales it by 1/2, 1/4 or 1/8 as it decodes, in a fraction of the time and memory of a whole decode,
 to no less than ``WORKING_SIDE`` pixels along its long side. The detector reads every frame at about
-416 pixels, and the classifier's crops need no more (``python -m bench.big_photos`` measures it).
+416 pixels, and the classifier's crops need no more (``python -m bench.big_photos`` measures it). A
+panorama is read in windows of an ordinary frame's shape (``vision.tiles``), each as a frame: it is kept
+to no less than ``WORKING_SIDE`` along a window's long side (one of 12,000 x 2,000 reduced by its own long
+side, to 3,000 x 500, was read in windows of 667 pixels).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+from oxeye.vision.tiles import Tiling
 
 if TYPE_CHECKING:  # Pillow is imported where a photo is decoded
     from PIL import Image
@@ -132,7 +137,7 @@ def _draft(image: Image.Image, working_side: int) -> int:
     """The scale a JPEG is decoded at (``reduction``), set by Pillow's draft mode; 1 where libjpeg cannot
     reduce it (draft answers None)."""
     width, height = image.size
-    scale = reduction(max(width, height), working_side)
+    scale = reduction(Tiling().window_side(width, height), working_side)
     if scale == 1:
         return 1
     drafted = image.draft(None, (max(1, width // scale), max(1, height // scale)))
@@ -140,8 +145,9 @@ def _draft(image: Image.Image, working_side: int) -> int:
 
 
 def reduction(side: int, working_side: int | None) -> int:
-    """The scale (1, 2, 4 or 8) a JPEG whose long side is ``side`` pixels is decoded at: the most reduced that
-    keeps that side at least ``working_side`` (None: 1, decoded whole)."""
+    """The scale (1, 2, 4 or 8) a JPEG whose long side (a panorama's: its windows', ``Tiling.window_side``) is
+    ``side`` pixels is decoded at: the most reduced that keeps that side at least ``working_side`` (None: 1,
+    decoded whole)."""
     if working_side is None:
         return 1
     return next((s for s in REDUCTIONS if side // s >= working_side), 1)

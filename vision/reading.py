@@ -44,6 +44,13 @@ class Item:
         return {"code": self.code, "kind": self.kind, "box": [round(v, 1) for v in self.box],
                 "confidence": round(self.confidence, 4), "hand": self.hand, "flag": self.flag}
 
+    def shifted(self, dx: float, dy: float) -> Item:
+        """This item moved by (``dx``, ``dy``) pixels, box and keypoints: read in a window of a frame
+        (``vision.tiles``), given in the frame's pixels."""
+        x1, y1, x2, y2 = self.box
+        return replace(self, box=(x1 + dx, y1 + dy, x2 + dx, y2 + dy),
+                       keypoints=tuple((x + dx, y + dy) for x, y in self.keypoints))
+
 
 @dataclass
 class Hand:
