@@ -1,11 +1,13 @@
 """The fixed layout's promises: the engine is standard library only, data flows one way, and the
-engine's commands run without any extra installed."""
+engine's commands run without any extra installed, and the wheel holds what an installed oxeye reads."""
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,34 @@ def test_every_python_file_compiles() -> None:
     for path in ROOT.glob("*/**/*.py"):
         if ".venv" not in path.parts and "data" not in path.parts:
             compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+@pytest.fixture(scope="module")
+def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The files of a wheel built offline from a copy of the packaged folders (the checkout gets no build/)."""
+    pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools 77")
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source)
+    for folder in ("engine", "vision", "datasets", "service", "models"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                            "--no-index", "-w", str(out), str(source)], capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    with zipfile.ZipFile(next(out.glob("oxeye-*.whl"))) as wheel:
+        return set(wheel.namelist())
+
+
+@pytest.mark.parametrize("path", [
+    "oxeye/models/oxeye.onnx", "oxeye/models/oxeye-cls.onnx",  # detect, evaluate and serve read them
+    "oxeye/engine/presets/gnau.toml", "oxeye/service/pages/upload.html", "oxeye/service/pages/oxeye.js",
+    "oxeye/service/pages/oxeye.css",
+])
+def test_the_wheel_holds_what_runs_read(wheel_files: set[str], path: str) -> None:
+    assert path in wheel_files
+
+
+def test_the_wheel_holds_no_weights_tests_or_data(wheel_files: set[str]) -> None:
+    stray = {f for f in wheel_files if f.endswith((".pt", ".pyc", ".sqlite3")) or not f.startswith("oxeye")}
+    assert not stray, sorted(stray)
