@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dataset = subparsers.add_parser("dataset", help="build and inspect synthetic table photos with labels")
     commands = dataset.add_subparsers(dest="dataset_command", metavar="ACTION", parser_class=type(dataset))
     commands.required = True
+    dataset.set_defaults(extra="datasets")
 
     build = commands.add_parser("build", help="render N labelled images into DIR")
     build.add_argument("--out", type=Path, required=True, help="output folder")

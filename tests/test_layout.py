@@ -61,14 +61,27 @@ def test_engine_commands_load_no_third_party_module() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_a_missing_extra_is_one_clear_line() -> None:
-    done = _run("import sys; sys.modules['cv2'] = None\n"
+@pytest.mark.parametrize(("module", "argv", "extra"), [
+    ("cv2", ["dataset", "build", "--out", "/nonexistent/x", "--images", "1", "--seed", "1"], "datasets"),
+    ("uvicorn", ["serve", "--port", "0"], "service"),
+    ("numpy", ["detect", "/nonexistent.jpg"], "vision"),
+])
+def test_a_missing_extra_is_one_line_naming_it(module: str, argv: list[str], extra: str) -> None:
+    done = _run(f"import sys; sys.modules[{module!r}] = None\n"
                 "from oxeye.service.cli import main\n"
-                "sys.exit(main(['dataset', 'build', '--out', '/nonexistent/x', '--images', '1', '--seed', '1']))")
+                f"sys.exit(main({argv!r}))")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "oxeye dataset: error: 'cv2' is not installed; this command needs one of oxeye's extras "
-        "(pip install 'oxeye[dev]' installs them all)"]
+        f"oxeye {argv[0]}: error: {module!r} is not installed; this needs oxeye's {extra} extra: "
+        f"pip install 'oxeye[{extra}]'"]
+
+
+def test_a_training_library_missing_names_the_train_extra() -> None:
+    """``evaluate --data`` measures with ultralytics, which the vision extra of ``evaluate`` lacks."""
+    from oxeye.service.cli import build_parser, missing_extra
+
+    args = build_parser().parse_args(["evaluate", "--data", "held-out"])
+    assert (missing_extra(args, "ultralytics.utils"), missing_extra(args, "cv2")) == ("train", "vision")
 
 
 def test_every_python_file_compiles() -> None:
