@@ -71,5 +71,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     preview.set_defaults(handler=_preview)
 
     fetch = commands.add_parser("fetch-decks", help="fetch third-party SVG decks with npm and rasterise them")
-    fetch.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="cache folder (data/decks)")
+    fetch.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help=f"cache folder ({DEFAULT_CACHE})")
     fetch.set_defaults(handler=_fetch)

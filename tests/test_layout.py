@@ -4,6 +4,7 @@ engine's commands run without any extra installed, and the wheel holds what an i
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -92,8 +93,8 @@ def test_every_python_file_compiles() -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
-    """The files of a wheel built offline from a copy of the packaged folders (the checkout gets no build/)."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built offline from a copy of the packaged folders (the checkout gets no build/)."""
     pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools 77")
     source = tmp_path_factory.mktemp("source")
     for name in ("pyproject.toml", "README.md"):
@@ -104,8 +105,14 @@ def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                             "--no-index", "-w", str(out), str(source)], capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
-    with zipfile.ZipFile(next(out.glob("oxeye-*.whl"))) as wheel:
-        return set(wheel.namelist())
+    return next(out.glob("oxeye-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def wheel_files(wheel: Path) -> set[str]:
+    """The files the wheel holds."""
+    with zipfile.ZipFile(wheel) as archive:
+        return set(archive.namelist())
 
 
 @pytest.mark.parametrize("path", [
@@ -120,3 +127,17 @@ def test_the_wheel_holds_what_runs_read(wheel_files: set[str], path: str) -> Non
 def test_the_wheel_holds_no_weights_tests_or_data(wheel_files: set[str]) -> None:
     stray = {f for f in wheel_files if f.endswith((".pt", ".pyc", ".sqlite3")) or not f.startswith("oxeye")}
     assert not stray, sorted(stray)
+
+
+def test_an_installed_oxeye_caches_decks_in_the_users_cache_not_site_packages(wheel: Path, tmp_path: Path) -> None:
+    """Beside a checkout the decks are data/decks; installed, site-packages may be read-only and is no place for them."""
+    from oxeye.datasets.paths import DEFAULT_CACHE
+
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "site-packages")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path / 'site-packages')!r})\n"
+            "from oxeye.datasets.paths import DEFAULT_CACHE; print(DEFAULT_CACHE)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stderr
+    assert (done.stdout.strip(), DEFAULT_CACHE) == (str(tmp_path / "cache" / "oxeye" / "decks"), ROOT / "data" / "decks")
