@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from oxeye.datasets.paths import DEFAULT_CACHE
-from oxeye.vision.cli import picture_argument, whole_number
+from oxeye.vision.cli import counted, picture_argument, whole_number
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def _build(args: argparse.Namespace) -> int:
     config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, decks)
     config.validate()
     labelled = build(config, workers=args.workers, overwrite=args.overwrite)
-    print(f"wrote {args.images} images with {labelled} labelled items to {args.out}")
+    print(f"wrote {counted(args.images, 'image')} with {counted(labelled, 'labelled item')} to {args.out}")
     return 0
 
 

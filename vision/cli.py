@@ -92,7 +92,7 @@ def _detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
         return 0
-    print(f"{args.photo}: {_counted(len(reading.items), 'item')} in {_counted(len(reading.hands), 'hand')}")
+    print(f"{args.photo}: {counted(len(reading.items), 'item')} in {counted(len(reading.hands), 'hand')}")
     for hand in reading.hands:
         note = "" if hand.complete else f"  (incomplete: {len(hand.codes)} of 5)"
         print(f"  hand {hand.index}: {' '.join(hand.codes)}{note}")
@@ -103,8 +103,8 @@ def _detect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counted(count: int, noun: str) -> str:
-    """``1 item``, ``2 items``: the summary once read '1 items in 1 hands'."""
+def counted(count: int, noun: str) -> str:
+    """``1 item``, ``2 items``: the summary once read '1 items in 1 hands', a photo's hand '1 items seen'."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
