@@ -129,15 +129,21 @@ def test_the_wheel_holds_no_weights_tests_or_data(wheel_files: set[str]) -> None
     assert not stray, sorted(stray)
 
 
-def test_an_installed_oxeye_caches_decks_in_the_users_cache_not_site_packages(wheel: Path, tmp_path: Path) -> None:
-    """Beside a checkout the decks are data/decks; installed, site-packages may be read-only and is no place for them."""
+def test_an_installed_oxeye_keeps_its_working_folders_in_the_users_cache_not_site_packages(wheel: Path,
+                                                                                         tmp_path: Path) -> None:
+    """Beside a checkout the fetched decks and ultralytics' settings are data/ and runs/; installed, site-packages
+    may be read-only (training stopped at 'Permission denied') and is no place for them."""
     from oxeye.datasets.paths import DEFAULT_CACHE
+    from oxeye.vision.offline import CONFIG_DIR
 
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "site-packages")
     code = (f"import sys; sys.path.insert(0, {str(tmp_path / 'site-packages')!r})\n"
-            "from oxeye.datasets.paths import DEFAULT_CACHE; print(DEFAULT_CACHE)")
+            "from oxeye.datasets.paths import DEFAULT_CACHE; from oxeye.vision.offline import CONFIG_DIR\n"
+            "print(DEFAULT_CACHE, CONFIG_DIR)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
-    assert (done.stdout.strip(), DEFAULT_CACHE) == (str(tmp_path / "cache" / "oxeye" / "decks"), ROOT / "data" / "decks")
+    cache = tmp_path / "cache" / "oxeye"
+    assert done.stdout.split() == [str(cache / "decks"), str(cache / "ultralytics-config")]
+    assert (DEFAULT_CACHE, CONFIG_DIR) == (ROOT / "data" / "decks", ROOT / "runs" / "ultralytics-config")
