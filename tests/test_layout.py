@@ -94,13 +94,12 @@ def test_every_python_file_compiles() -> None:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel built offline from a copy of the packaged folders (the checkout gets no build/)."""
+    """A wheel built offline from a copy of the checkout, tests and benchmarks too, less what git ignores (the
+    checkout gets no build/; ``oxeye`` is a worktree's folder of links to the packages)."""
     pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools 77")
-    source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source)
-    for folder in ("engine", "vision", "datasets", "service", "models"):
-        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    source = tmp_path_factory.mktemp("checkout") / "oxeye"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".whl", "data", "runs", "build", "oxeye", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
     out = tmp_path_factory.mktemp("wheel")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                             "--no-index", "-w", str(out), str(source)], capture_output=True, text=True, timeout=120)
