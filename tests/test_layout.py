@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -93,16 +94,22 @@ def test_every_python_file_compiles() -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel built offline from a copy of the checkout, tests and benchmarks too, less what git ignores (the
-    checkout gets no build/; ``oxeye`` is a worktree's folder of links to the packages)."""
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout less what git ignores, to build from (the checkout itself gets no build/ or
+    egg-info; ``oxeye`` is a worktree's folder of links to the packages)."""
     pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools 77")
     source = tmp_path_factory.mktemp("checkout") / "oxeye"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv", ".whl", "data", "runs", "build", "oxeye", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(checkout: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built offline."""
     out = tmp_path_factory.mktemp("wheel")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                            "--no-index", "-w", str(out), str(source)], capture_output=True, text=True, timeout=120)
+                            "--no-index", "-w", str(out), str(checkout)], capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
     return next(out.glob("oxeye-*.whl"))
 
@@ -146,3 +153,17 @@ def test_an_installed_oxeye_keeps_its_working_folders_in_the_users_cache_not_sit
     cache = tmp_path / "cache" / "oxeye"
     assert done.stdout.split() == [str(cache / "decks"), str(cache / "ultralytics-config")]
     assert (DEFAULT_CACHE, CONFIG_DIR) == (ROOT / "data" / "decks", ROOT / "runs" / "ultralytics-config")
+
+
+def test_the_sdist_holds_what_the_tests_and_make_need(checkout: Path, tmp_path: Path) -> None:
+    """Its tests once lost their helpers (readings.py, conftest.py, ...), 12 files failing to collect, and bench/."""
+    code = f"from setuptools import build_meta; print(build_meta.build_sdist({str(tmp_path)!r}))"
+    built = subprocess.run([sys.executable, "-c", code], cwd=checkout, capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    with tarfile.open(tmp_path / built.stdout.split()[-1]) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    wanted = {f"tests/{p.name}" for p in (ROOT / "tests").glob("*.py")} | {
+        f"bench/{p.name}" for p in (ROOT / "bench").glob("*.py")} | {
+        "Makefile", "constraints.txt", "models/oxeye.onnx", "models/oxeye.pt", "models/MODEL_CARD.md"}
+    assert sorted(wanted - names) == []
+    assert not [name for name in names if "__pycache__" in name]
