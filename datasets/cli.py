@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from oxeye.datasets.paths import DEFAULT_CACHE
-from oxeye.vision.cli import picture_argument, whole_number
+from oxeye.vision.cli import counted, picture_argument, whole_number
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def _build(args: argparse.Namespace) -> int:
     config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, decks)
     config.validate()
     labelled = build(config, workers=args.workers, overwrite=args.overwrite)
-    print(f"wrote {args.images} images with {labelled} labelled items to {args.out}")
+    print(f"wrote {counted(args.images, 'image')} with {counted(labelled, 'labelled item')} to {args.out}")
     return 0
 
 
@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dataset = subparsers.add_parser("dataset", help="build and inspect synthetic table photos with labels")
     commands = dataset.add_subparsers(dest="dataset_command", metavar="ACTION", parser_class=type(dataset))
     commands.required = True
+    dataset.set_defaults(extra="datasets")
 
     build = commands.add_parser("build", help="render N labelled images into DIR")
     build.add_argument("--out", type=Path, required=True, help="output folder")
@@ -70,5 +71,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     preview.set_defaults(handler=_preview)
 
     fetch = commands.add_parser("fetch-decks", help="fetch third-party SVG decks with npm and rasterise them")
-    fetch.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help="cache folder (data/decks)")
+    fetch.add_argument("--decks", type=Path, default=DEFAULT_CACHE, help=f"cache folder ({DEFAULT_CACHE})")
     fetch.set_defaults(handler=_fetch)

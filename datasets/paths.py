@@ -1,5 +1,5 @@
-"""Where the generator keeps fetched third-party art: a git-ignored cache beside the project."""
+"""Where the generator keeps fetched third-party art: data/decks beside a checkout, else the user's cache."""
 
-from pathlib import Path
+from oxeye.vision.folders import working_folder
 
-DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "data" / "decks"
+DEFAULT_CACHE = working_folder("data/decks", "decks")

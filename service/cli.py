@@ -1,7 +1,8 @@
 """The one command line, ``oxeye``: each part of the project contributes its subcommands.
 
 A command module exposes ``register(subparsers)``; each subcommand it adds sets
-``handler(args) -> int``. Modules must import lightly: heavy libraries load inside handlers.
+``handler(args) -> int`` and, where it needs more than the standard library, ``extra``: the pip
+extra that installs what it imports. Modules must import lightly: heavy libraries load inside handlers.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "oxeye.service.serve_command",
 )
 
+TRAIN_MODULES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "onnxslim"})  # the train extra's own
+
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one clear line on stderr, exit status 2."""
@@ -28,11 +31,18 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def missing_extra(args: argparse.Namespace, module: str | None) -> str:
+    """The extra that installs ``module`` for this command: its own, or train's for the training libraries
+    (``evaluate --data`` measures with ultralytics); named so that no one installs ``dev``'s torch and test tools."""
+    return "train" if (module or "").split(".")[0] in TRAIN_MODULES else args.extra
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full ``oxeye`` parser with every registered subcommand."""
     parser = OneLineParser(prog="oxeye", description="OxEye: read, score and settle ox-counting hands.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
+    parser.set_defaults(extra="dev")  # a command that names none of its own: every extra
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser
@@ -50,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"oxeye {args.command}: interrupted", file=sys.stderr)
         return 130
     except ModuleNotFoundError as error:
-        print(f"oxeye {args.command}: error: {error.name!r} is not installed; this command needs one of "
-              f"oxeye's extras (pip install 'oxeye[dev]' installs them all)", file=sys.stderr)
+        extra = missing_extra(args, error.name)
+        print(f"oxeye {args.command}: error: {error.name!r} is not installed; this needs oxeye's {extra} extra: "
+              f"pip install 'oxeye[{extra}]'", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:  # bad input of every kind, engine errors included
         print(f"oxeye {args.command}: error: {error}", file=sys.stderr)

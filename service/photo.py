@@ -16,6 +16,7 @@ from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.vision.annotate import draw
 from oxeye.vision.classes import KIND_OF_PLURAL
+from oxeye.vision.cli import counted
 from oxeye.vision.reading import UNSURE_HAND, Reading
 
 JPEG_SIDE = 65_500  # OpenCV writes no JPEG wider or taller than this
@@ -63,7 +64,7 @@ def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[i
         doubtful = [reading.items[i].code + (" (perhaps another hand's)" if reading.items[i].flag == UNSURE_HAND else "")
                     for i in hand.items if reading.items[i].flag]
         if not hand.complete:
-            entry["problem"] = f"{len(hand.codes)} items seen; a hand has 5"
+            entry["problem"] = f"{counted(len(hand.codes), 'item')} seen; a hand has 5"
         elif doubtful:
             entry["problem"] = f"not sure of {', '.join(doubtful)}: check them by eye"
         else:

@@ -114,4 +114,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--stream-banker", type=int, default=None, help="the hand the --source stream settles against (0)")
     serve.add_argument("--settle-frames", type=int, default=5,
                        help="live reading: frames a hand must read the same before it is scored (5)")
-    serve.set_defaults(handler=_serve)
+    serve.set_defaults(handler=_serve, extra="service")

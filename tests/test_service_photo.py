@@ -323,6 +323,16 @@ def test_a_hand_with_a_doubtful_item_is_not_scored_and_says_which_and_why() -> N
     assert doubted["settlement"] == {"problem": "no player's hand was read", "result": None}
 
 
+def test_a_short_hand_says_how_many_items_were_seen() -> None:
+    """One card read as '1 items seen'."""
+    from oxeye.service.photo import score_photo
+    from oxeye.service.rules_files import load_rules
+    from readings import rows_reading
+
+    scored = score_photo(rows_reading([["KS"], ["QH", "JD"]]), load_rules("gnau"), 0, {})
+    assert [h["problem"] for h in scored["hands"]] == ["1 item seen; a hand has 5", "2 items seen; a hand has 5"]
+
+
 @pytest.mark.parametrize(("bank_passes", "next_banker"), [
     ("every_round", None), ("after_banker_ox", None), ("never", "hand 1")])
 def test_who_takes_the_bank_from_a_photo_is_not_guessed_from_the_hands_numbers(bank_passes: str,

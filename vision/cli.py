@@ -92,7 +92,7 @@ def _detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
         return 0
-    print(f"{args.photo}: {_counted(len(reading.items), 'item')} in {_counted(len(reading.hands), 'hand')}")
+    print(f"{args.photo}: {counted(len(reading.items), 'item')} in {counted(len(reading.hands), 'hand')}")
     for hand in reading.hands:
         note = "" if hand.complete else f"  (incomplete: {len(hand.codes)} of 5)"
         print(f"  hand {hand.index}: {' '.join(hand.codes)}{note}")
@@ -103,8 +103,8 @@ def _detect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counted(count: int, noun: str) -> str:
-    """``1 item``, ``2 items``: the summary once read '1 items in 1 hands'."""
+def counted(count: int, noun: str) -> str:
+    """``1 item``, ``2 items``: the summary once read '1 items in 1 hands', a photo's hand '1 items seen'."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
@@ -150,7 +150,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--keypoint-sigma", type=float, default=KEYPOINT_SIGMA, metavar="SIGMA",
                        help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
                             "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe)")
-    train.set_defaults(handler=_train)
+    train.set_defaults(handler=_train, extra="train")
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "
                                      "pose detector finds from crops around its keypoints, on generated datasets; "
@@ -170,7 +170,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "models/oxeye-cls.pt); else a fresh network")
     classify.add_argument("--overwrite", action="store_true",
                           help="replace a classifier trained in --out before (refused otherwise)")
-    classify.set_defaults(handler=_train_classifier)
+    classify.set_defaults(handler=_train_classifier, extra="train")
 
     quantize = subparsers.add_parser("quantize-classifier", help="write a trained classifier in 8-bit integers for "
                                      "serving (onnxruntime static quantization), calibrated on a generated build")
@@ -180,7 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     quantize.add_argument("--out", type=Path, required=True, help="the ONNX to write, e.g. RUN/oxeye-cls.onnx")
     quantize.add_argument("--per-class", type=int, default=20, help="at most this many calibration crops per class (20)")
     quantize.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter (0)")
-    quantize.set_defaults(handler=_quantize_classifier)
+    quantize.set_defaults(handler=_quantize_classifier, extra="train")
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
     detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")
@@ -190,7 +190,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detect.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=f"ONNX model ({DEFAULT_MODEL.name} in models/)")
     detect.add_argument("--kind", dest="kinds", action="append", choices=KINDS,
                         help="the table holds only items of this kind (repeatable; any kind by default)")
-    detect.set_defaults(handler=_detect)
+    detect.set_defaults(handler=_detect, extra="vision")
 
     evaluate = subparsers.add_parser("evaluate", help="measure the detector: held-out synthetic build, real card photos")
     evaluate.add_argument("--data", type=Path, help="a held-out folder written by 'oxeye dataset build'")
@@ -200,4 +200,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "its accuracies, and --model's gain over it with a 95%% interval (paired by photo)")
     evaluate.add_argument("--told-kinds", action="store_true", help="read each photo knowing its item kinds (the "
                           "build's labels; cards for the real photos), as the service reads a table's")
-    evaluate.set_defaults(handler=_evaluate)
+    evaluate.set_defaults(handler=_evaluate, extra="vision")

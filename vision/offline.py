@@ -15,7 +15,9 @@ from types import ModuleType
 
 import numpy as np
 
-CONFIG_DIR = Path(__file__).resolve().parents[1] / "runs" / "ultralytics-config"
+from oxeye.vision.folders import working_folder
+
+CONFIG_DIR = working_folder("runs/ultralytics-config", "ultralytics-config")  # its settings and fonts
 _SHIM: list[object] = []  # the torch.library handle, kept alive; a second registration would crash
 
 
