@@ -131,6 +131,10 @@ class DrillRow(Base):
 WORKER_THREADS = 40
 
 
+# Drivers whose PyPI name is not the module SQLAlchemy imports ("pip install MySQLdb" finds nothing).
+_DRIVER_PACKAGES = {"MySQLdb": "mysqlclient", "psycopg2": "psycopg2-binary"}
+
+
 def open_database(url: str | URL) -> sessionmaker[Session]:
     """Connect (SQLite: WAL journal, full sync, foreign keys) and create the tables if new; a URL
     that names no database, a driver not installed, an in-memory SQLite or a database that cannot be
@@ -140,7 +144,8 @@ def open_database(url: str | URL) -> sessionmaker[Session]:
         # Named, as SQLite's in memory gets another pool, which takes no overflow (such a URL is refused below).
         engine = create_engine(url, poolclass=QueuePool, pool_size=WORKER_THREADS, max_overflow=WORKER_THREADS)
     except ModuleNotFoundError as error:
-        raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install it") from None
+        package = _DRIVER_PACKAGES.get(error.name or "", error.name)
+        raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install {package}") from None
     except ArgumentError as error:  # NoSuchModuleError, an unknown dialect, is one too
         raise ValueError(f"--db {url!r} is not a database URL SQLAlchemy knows: {_one_line(error)}") from None
     if engine.dialect.name == "sqlite" and _in_memory(engine.url):

@@ -227,7 +227,9 @@ def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> N
              ("sqlite:///file:ledger?mode=memory&uri=true", "is in memory"),
              ("sqlite:///file::memory:?uri=true", "is in memory"),
              # no driver here (or, with one, no server on port 1): either way named without its password
-             ("postgresql://ann:secret@127.0.0.1:1/ledger", "postgresql://ann:***@127.0.0.1:1/ledger"))
+             ("postgresql://ann:secret@127.0.0.1:1/ledger", "postgresql://ann:***@127.0.0.1:1/ledger"),
+             # the driver named as PyPI knows it: 'pip install MySQLdb' finds nothing
+             ("mysql://ann@127.0.0.1:1/ledger", "needs the driver 'MySQLdb': pip install mysqlclient"))
     for url, message in cases:
         said = refused("--port", "0", "--data", str(tmp_path), "--db", url)
         assert message in said and "secret" not in said, said
