@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import StreamingResponse
@@ -19,14 +19,12 @@ from oxeye.engine import EngineError
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
 from oxeye.service.latest import Latest
+from oxeye.service.live import LiveTable
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
-
-if TYPE_CHECKING:
-    from oxeye.service.live import LiveTable
 
 router = APIRouter(prefix="/v1", tags=["live"])
 BOUNDARY = "frame"
@@ -43,8 +41,6 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
     await websocket.accept()
     settings: Settings = websocket.app.state.settings
     try:
-        from oxeye.service.live import LiveTable  # loads the tracker, on the first live client
-
         given = [name for name, _ in websocket.query_params.multi_items()]
         refuse_unknown_or_repeated(given, ("rules", "banker", "stakes"), "query field")
         reader = await run_in_threadpool(detector, websocket.app.state)  # the first loads it: not on the event loop

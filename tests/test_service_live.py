@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Collection
 from decimal import Decimal
@@ -145,6 +147,15 @@ def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight() -> None:
                                                "where they lie, so the round waits for it", "result": None}
     back = score_steady(steadier.update(rows_reading([BANKER, PLAYER, other])), rules, 0, {1: Decimal(10)})
     assert back["settlement"]["result"]["banker"]["cards"] == BANKER
+
+
+def test_the_tracker_and_the_detector_code_load_with_the_app_not_on_a_live_clients_event_loop() -> None:
+    """The first /v1/live client imported the tracker and the detector's code on the event loop (13 to 35 ms
+    during which no other request was answered); they are imported with the app, before it serves."""
+    code = "import sys, oxeye.service.app; print([m for m in ('oxeye.vision.steady', 'oxeye.vision.detector') " \
+           "if m not in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]", done.stderr
 
 
 def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> None:
