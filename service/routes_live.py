@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect, status
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.engine import EngineError
@@ -68,6 +68,15 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
         pass
     finally:
         receiving.cancel()
+
+
+@router.get("/live", status_code=426, response_class=JSONResponse, responses={426: {"model": Problem}})
+async def live_over_http() -> JSONResponse:
+    """/v1/live is a WebSocket: a plain request (a browser's address bar, curl) is told so; it was a bare
+    404 "Not Found" for an endpoint README lists."""
+    return JSONResponse({"error": "/v1/live is a WebSocket: connect to ws://HOST/v1/live (wss:// behind https) and "
+                                  "send camera frames as binary messages; the /live page does"},
+                        status_code=426, headers={"Upgrade": "websocket", "Connection": "Upgrade"})
 
 
 async def _receive(websocket: WebSocket, frames: Latest[bytes | None]) -> None:

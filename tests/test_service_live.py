@@ -183,6 +183,13 @@ def test_a_bad_query_is_told_why_and_closed(client: TestClient, query: str, mess
     assert closed.value.code == 1008
 
 
+def test_a_plain_request_to_the_socket_is_told_it_is_a_websocket(client: TestClient) -> None:
+    """It was a 404 "Not Found" for an endpoint README lists."""
+    response = client.get("/v1/live?rules=gnau")
+    assert response.status_code == 426 and response.headers["upgrade"] == "websocket"
+    assert "/v1/live is a WebSocket" in response.json()["error"]
+
+
 def test_no_model_is_told_and_there_is_no_stream_without_a_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No model shipped yet (a --model that cannot be read stops the start instead)."""
     monkeypatch.setattr("oxeye.service.deps.DEFAULT_MODEL", tmp_path / "none.onnx")
