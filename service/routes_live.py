@@ -9,24 +9,22 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect, status
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.engine import EngineError
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
 from oxeye.service.latest import Latest
+from oxeye.service.live import LiveTable
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
-
-if TYPE_CHECKING:
-    from oxeye.service.live import LiveTable
 
 router = APIRouter(prefix="/v1", tags=["live"])
 BOUNDARY = "frame"
@@ -43,8 +41,6 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
     await websocket.accept()
     settings: Settings = websocket.app.state.settings
     try:
-        from oxeye.service.live import LiveTable  # loads the tracker, on the first live client
-
         given = [name for name, _ in websocket.query_params.multi_items()]
         refuse_unknown_or_repeated(given, ("rules", "banker", "stakes"), "query field")
         reader = await run_in_threadpool(detector, websocket.app.state)  # the first loads it: not on the event loop
@@ -72,6 +68,15 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
         pass
     finally:
         receiving.cancel()
+
+
+@router.get("/live", status_code=426, response_class=JSONResponse, responses={426: {"model": Problem}})
+async def live_over_http() -> JSONResponse:
+    """/v1/live is a WebSocket: a plain request (a browser's address bar, curl) is told so; it was a bare
+    404 "Not Found" for an endpoint README lists."""
+    return JSONResponse({"error": "/v1/live is a WebSocket: connect to ws://HOST/v1/live (wss:// behind https) and "
+                                  "send camera frames as binary messages; the /live page does"},
+                        status_code=426, headers={"Upgrade": "websocket", "Connection": "Upgrade"})
 
 
 async def _receive(websocket: WebSocket, frames: Latest[bytes | None]) -> None:

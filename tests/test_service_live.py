@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Collection
 from decimal import Decimal
@@ -147,6 +149,15 @@ def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight() -> None:
     assert back["settlement"]["result"]["banker"]["cards"] == BANKER
 
 
+def test_the_tracker_and_the_detector_code_load_with_the_app_not_on_a_live_clients_event_loop() -> None:
+    """The first /v1/live client imported the tracker and the detector's code on the event loop (13 to 35 ms
+    during which no other request was answered); they are imported with the app, before it serves."""
+    code = "import sys, oxeye.service.app; print([m for m in ('oxeye.vision.steady', 'oxeye.vision.detector') " \
+           "if m not in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
 def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> None:
     table = client.app.state.detector = Table()
     with client.websocket_connect("/v1/live?rules=tau-ngau-pagat") as socket:
@@ -170,6 +181,13 @@ def test_a_bad_query_is_told_why_and_closed(client: TestClient, query: str, mess
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == 1008
+
+
+def test_a_plain_request_to_the_socket_is_told_it_is_a_websocket(client: TestClient) -> None:
+    """It was a 404 "Not Found" for an endpoint README lists."""
+    response = client.get("/v1/live?rules=gnau")
+    assert response.status_code == 426 and response.headers["upgrade"] == "websocket"
+    assert "/v1/live is a WebSocket" in response.json()["error"]
 
 
 def test_no_model_is_told_and_there_is_no_stream_without_a_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,13 +53,30 @@ def test_a_changed_card_unsettles_the_hand_until_it_holds_again() -> None:
     assert not any(s.hidden for s in states)  # a card changed, none hidden
 
 
-def test_an_item_not_yet_tracked_keeps_its_hand_unsettled() -> None:
+def test_a_hand_dealt_later_settles_after_n_frames_its_first_untracked_one_counting() -> None:
+    """ByteTrack confirms an item first seen after the first frame only in its second: a hand dealt once the
+    camera ran read 'the same in 0 of 3 frames' in its first and settled in its fourth."""
+    steadier = Steadier(settle_frames=3)
+    steadier.update(rows_reading([BANKER]))
+    states = [steadier.update(rows_reading([BANKER, PLAYER])) for _ in range(4)]
+    assert states[0].tracks[5:] == [None] * 5  # not tracked yet
+    assert [s.streaks[1] for s in states] == [1, 2, 3, 4]
+    assert [s.settled[1] for s in states] == [False, False, True, True]
+
+
+def test_a_card_dealt_to_a_hand_counts_its_first_frame_and_not_a_different_read() -> None:
     steadier = Steadier(settle_frames=2)
     for _ in range(3):
         steadier.update(rows_reading([BANKER, PLAYER[:4]]))
     dealt = steadier.update(rows_reading([BANKER, PLAYER]))  # the fifth card appears: ByteTrack confirms it next frame
-    assert dealt.tracks[-1] is None and dealt.settled == [True, False]
-    assert [steadier.update(rows_reading([BANKER, PLAYER])).settled[1] for _ in range(3)] == [False, True, True]
+    assert dealt.tracks[-1] is None and (dealt.streaks, dealt.settled) == ([4, 1], [True, False])
+    assert [steadier.update(rows_reading([BANKER, PLAYER])).settled[1] for _ in range(2)] == [True, True]
+    steadier = Steadier(settle_frames=2)
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER[:4]]))
+    steadier.update(rows_reading([BANKER, PLAYER]))
+    reread = steadier.update(rows_reading([BANKER, [*PLAYER[:4], "9H"]]))  # not the card the untracked frame read
+    assert (reread.streaks, reread.settled) == ([5, 1], [True, False])
 
 
 def test_a_doubt_that_persists_is_kept_and_a_passing_one_is_not() -> None:

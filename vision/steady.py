@@ -4,8 +4,8 @@ One frame's reading flickers: a code misread for a frame, an item missed for a f
 followed from frame to frame by supervision's ByteTrack (boxes and scores only: no game rules
 here); each track's code is the confidence-weighted vote of its last few reads; and a hand is
 settled once it has held the same tracked items with the same voted codes for ``settle_frames``
-frames in a row (a frame or two where it was not seen at all breaking no row), so that a score is
-given only for a hand that has stopped moving.
+frames in a row (a frame or two where it was not seen at all breaking no row; an item's first frame, before
+ByteTrack confirms its track, counting), so that a score is given only for a hand that has stopped moving.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ GAP_FRAMES = 2  # a hand unseen for this many frames (a card missed, an arm over
 
 Read = tuple[str, float, str | None]  # code, confidence, flag
 Key = tuple[tuple[int, str], ...]  # a hand's tracked items and their codes
+Sketch = tuple[Key, tuple[str, ...]]  # a hand's items tracked before this frame with their codes, the others' codes
 
 
 @dataclass
@@ -62,15 +63,20 @@ class Steadier:
         self._reads: dict[int, deque[Read]] = {}
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
         self._streaks: dict[Key, tuple[int, int]] = {}  # a hand's key -> its streak and the frame it was last seen in
+        self._untracked: set[Sketch] = set()  # last frame's hands with an item not tracked yet
         self._frame = 0
 
     def update(self, reading: Reading) -> Steady:
         """This frame steadied by the ones before it."""
         self._frame += 1
+        known = set(self._seen)
         tracks = self._track(reading.items)
         items = [self._vote(item, track) for item, track in zip(reading.items, tracks)]
         hands = [replace(hand, codes=[items[i].code for i in hand.items]) for hand in reading.hands]
-        streaks = self._hold([self._key(hand, tracks) for hand in hands])
+        keys = [self._key(hand, tracks) for hand in hands]
+        fresh = {track for track in tracks if track not in known}  # None, and the tracks confirmed in this frame
+        streaks = self._hold(keys, [self._sketch(hand, tracks, {None} if key is None else fresh)
+                                    for hand, key in zip(hands, keys)])
         self._forget()
         return Steady(Reading(reading.width, reading.height, items, hands), tracks,
                       [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames,
@@ -107,15 +113,18 @@ class Steadier:
         rival = item.rival if code == item.code else item.code
         return replace(item, code=code, confidence=weight[code] / len(agreeing), flag=flag, rival=rival)
 
-    def _hold(self, keys: list[Key | None]) -> list[int]:
+    def _hold(self, keys: list[Key | None], sketches: list[Sketch]) -> list[int]:
         """Each hand's streak, one more than when it was last seen if that was at most ``GAP_FRAMES`` frames
-        ago: a hand missed for a frame was 'settling' again for ``settle_frames`` frames once back."""
+        ago: a hand missed for a frame was 'settling' again for ``settle_frames`` frames once back. A hand
+        with an item not tracked yet has read once; tracked in the next frame as it read, it has read twice (a
+        hand dealt once the camera ran read 'the same in 0 of 5 frames' and settled in its sixth)."""
         kept = {key: held for key, held in self._streaks.items() if self._frame - held[1] <= GAP_FRAMES + 1}
-        for key in keys:
+        for key, sketch in zip(keys, sketches):
             if key is not None:
-                kept[key] = (kept.get(key, (0, 0))[0] + 1, self._frame)
+                kept[key] = (kept.get(key, (int(sketch in self._untracked), 0))[0] + 1, self._frame)
         self._streaks = kept
-        return [0 if key is None else kept[key][0] for key in keys]
+        self._untracked = {sketch for key, sketch in zip(keys, sketches) if key is None}
+        return [1 if key is None else kept[key][0] for key in keys]
 
     def _hidden(self, seen: set[int | None]) -> int:
         """How many settled hands this frame does not show, an item of theirs out of sight (not a code
@@ -130,6 +139,15 @@ class Steadier:
         if any(track is None for track, _ in held):
             return None
         return tuple(sorted(held))  # type: ignore[arg-type]
+
+    @staticmethod
+    def _sketch(hand: Hand, tracks: list[int | None], fresh: set[int | None]) -> Sketch:
+        """The hand with its ``fresh`` items (those not tracked in the frame before) told apart only by their
+        codes: how a hand tracked from this frame on read in the frame before, when ByteTrack had not yet
+        confirmed its newest items."""
+        held = [(tracks[i], code) for i, code in zip(hand.items, hand.codes)]
+        return (tuple(sorted((track, code) for track, code in held if track not in fresh)),
+                tuple(sorted(code for track, code in held if track in fresh)))
 
     def _forget(self) -> None:
         """Drop the reads of tracks ByteTrack has given up on."""
