@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
-from oxeye.engine.errors import HandError
+from oxeye.engine.errors import EngineError, HandError
 from oxeye.engine.hands import Item, check_repeats, parse_hand
 from oxeye.engine.ox import Evaluation, evaluate
 from oxeye.engine.rules import HouseRules
@@ -85,7 +85,7 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     names = [seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers]
     if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
         raise HandError("every banker, player and onlooker needs a distinct, non-empty name")
-    hands = [parse_hand(seat.hand, rules.items) for seat in seats]
+    hands = [_read_hand(seat, rules) for seat in seats]
     check_repeats([item for hand in hands for item in hand], rules.decks)
     bank = evaluate(hands[0], rules)
     results: list[PersonResult] = []
@@ -142,6 +142,15 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
     commission = gross * rules.commission if gross > 0 else Decimal(0)
     return PersonResult(name, role, backs, stake, outcome, units, gross - commission, commission, evaluation,
                         declare_worth_it, units_if_not_declared)
+
+
+def _read_hand(seat: Participant, rules: HouseRules) -> tuple[Item, ...]:
+    """A seat's hand read, an error in it naming whose it is: at a table of six, "unknown card code 'XX'"
+    alone left the dealer to find the hand with the typo."""
+    try:
+        return parse_hand(seat.hand, rules.items)
+    except EngineError as error:
+        raise type(error)(f"{seat.name}'s hand: {error}") from None
 
 
 def _check_stake(name: str, stake: object) -> None:

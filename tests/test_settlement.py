@@ -119,8 +119,9 @@ def test_bank_passing_options(gnau) -> None:
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
-    ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
-    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown card code '7-7'"),  # a card table's words
+    # whose hand it is: at a table of six, "unknown card code" alone left the dealer to find the typo
+    ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "^ann's hand: a hand has 5 items, got 4$"),
+    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "^ann's hand: unknown card code '7-7'"),  # a card table's words
     ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
 ])
 def test_bad_rounds(players, message: str, gnau) -> None:

@@ -131,7 +131,7 @@ def test_tables_page_shows_the_apis_refusal_of_a_bad_hand(server, browser) -> No
     table = _opened(browser, url)
     _fill(browser, {**ROUND, "cy": ("AS 2H 7D 5C XX", "2.5", "")})
     browser.find_element(By.ID, "record").click()
-    assert _problem(browser) == "unknown card code 'XX' (expected rank A 2-10 J Q K then suit S H D C, e.g. 10H)"
+    assert _problem(browser) == "cy's hand: unknown card code 'XX' (expected rank A 2-10 J Q K then suit S H D C, e.g. 10H)"
     _fill(browser, {"bob": ("KS QH JD KC QD", "10", "dee")})
     browser.find_element(By.ID, "record").click()
     assert _problem(browser) == 'bob\'s onlookers: write each as a name and a stake, like "dee 5, eve 2" (not "dee")'
