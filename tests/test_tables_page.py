@@ -176,3 +176,12 @@ def test_tables_page_asks_for_the_api_key_and_sends_it(keyed, browser) -> None:
     Select(browser.find_element(By.ID, "new-banker")).select_by_visible_text("bob")
     browser.find_element(By.ID, "save").click()
     _wait(browser, lambda d: "bob banks now" in d.find_element(By.ID, "banks").text)
+
+
+def test_tables_page_says_a_table_is_not_there_and_shows_no_form(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server[0]}/tables#999")
+    assert _problem(browser) == "no table 999"
+    assert not browser.find_element(By.ID, "table").is_displayed()
+

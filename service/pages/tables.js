@@ -72,9 +72,10 @@ async function route() {
   say("");
   const id = location.hash.slice(1);
   $("list").hidden = Boolean(id);
-  $("table").hidden = !id;
+  $("table").hidden = true;  // until it is loaded: a table that is not there showed as an empty form
   try {
     await (id ? openTable(id) : listTables());
+    $("table").hidden = !id;
   } catch (error) {
     say(error.message);
   }
