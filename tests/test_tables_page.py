@@ -185,3 +185,14 @@ def test_tables_page_says_a_table_is_not_there_and_shows_no_form(server, browser
     assert _problem(browser) == "no table 999"
     assert not browser.find_element(By.ID, "table").is_displayed()
 
+
+def test_tables_page_records_round_after_round_from_the_keyboard(server, browser) -> None:
+    """Enter records the round; the first hand's box then has the focus for the next one (it had none)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _opened(browser, server[0])
+    _fill(browser, ROUND)
+    browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="cy"] .hand').send_keys(Keys.ENTER)
+    _recorded(browser, 1)
+    assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="ann"] .hand')

@@ -220,6 +220,7 @@ async function record(event) {
     // emptied at once: were the table not shown again, a second click would record the round anew
     for (const input of $("plays").querySelectorAll(".hand")) input.value = "";
     await openTable(shown.id);
+    $("plays").querySelector(".hand").focus();  // the next round's hands are next (the rows were made anew)
   } catch (error) {
     if (error.status && error.status < 500) pending = null;  // answered: nothing stored under this key
     say(error.message);
