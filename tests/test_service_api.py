@@ -371,6 +371,8 @@ def test_a_table_takes_a_new_banker_and_seats_when_people_leave_and_join(client:
     assert changed.status_code == 200
     assert changed.json() == {**client.get(f"/v1/tables/{table_id}").json(), "seats": ["cy", "dee", "bo"],
                               "banker": "cy", "balances": {"ann": -15, "bo": 10, "cy": 5, "dee": 0}, "rounds": 1}
+    # the seats' balances first, in their new order, then the leaver's: the newcomer was listed after those who left
+    assert list(changed.json()["balances"]) == ["cy", "dee", "bo", "ann"]
     played = {"hands": {"cy": gone["hands"]["bo"], "dee": gone["hands"]["cy"], "bo": ROUND["hands"]["cy"]},
               "stakes": {"dee": 2, "bo": 1}}
     settled = client.post(f"/v1/tables/{table_id}/rounds", json=played, headers=KEY).json()["settlement"]
