@@ -196,3 +196,20 @@ def test_tables_page_records_round_after_round_from_the_keyboard(server, browser
     browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="cy"] .hand').send_keys(Keys.ENTER)
     _recorded(browser, 1)
     assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="ann"] .hand')
+
+
+def test_tables_page_sits_out_a_seat_left_without_a_hand(server, browser) -> None:
+    """Stakes stay from round to round, and a seat whose hand was left blank sent its stake anyway: the
+    round was refused ('cy: a player needs both a hand and a stake') rather than played without cy."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 1)
+    _fill(browser, {"ann": ROUND["ann"], "bob": ROUND["bob"][:1]})
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 2)
+    last = httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]
+    assert [p["name"] for p in last["players"]] == ["bob"] and [o["name"] for o in last["onlookers"]] == ["dee", "eve"]

@@ -173,14 +173,16 @@ function value(row, className) {
   return input ? input.value : "";
 }
 
-// The round as the API takes it: each hand typed, each stake typed (as text, taken digit for digit), each
-// player's onlookers; what is missing or does not match is the API's to refuse, in its words.
+// The round as the API takes it: each hand typed, with its stake (as text, taken digit for digit) and
+// onlookers; a seat with no hand sits out, the stake kept from the last round not sent (the round was
+// refused for it). What is missing or does not match is the API's to refuse, in its words.
 function played() {
   const round = {hands: {}, stakes: {}, onlookers: {}};
   for (const row of $("plays").rows) {
     const name = row.dataset.name;
     const hand = value(row, "hand").trim(), stake = value(row, "stake").trim(), backers = value(row, "onlookers").trim();
-    if (hand) round.hands[name] = hand;
+    if (!hand) continue;
+    round.hands[name] = hand;
     if (stake) round.stakes[name] = stake;
     if (backers) round.onlookers[name] = backers.split(",").map((entry) => onlooker(name, entry.trim()));
   }
