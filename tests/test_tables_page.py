@@ -60,6 +60,17 @@ def _recorded(driver, rounds: int) -> None:
     _wait(driver, lambda d: f"{rounds} round{'s' if rounds != 1 else ''} recorded" in d.find_element(By.ID, "banks").text)
 
 
+def _lose_the_next_answer(driver) -> None:
+    """The next POST reaches the server, but its answer is lost on the way back, as on a dropped network."""
+    driver.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = async (path, init) => {
+          const answer = await fetched(path, init);
+          if (init && init.method === "POST") { window.fetch = fetched; throw new TypeError("Failed to fetch"); }
+          return answer;
+        };""")
+
+
 def _shown_rounds(driver) -> list[int]:
     return [int(n) for n in driver.execute_script(
         "return [...document.querySelectorAll('#rounds table')].map((t) => t.dataset.number)")]
@@ -107,13 +118,7 @@ def test_tables_page_records_a_double_click_and_a_resend_once(server, browser) -
     browser.execute_script("const record = document.getElementById('record'); record.click(); record.click();")
     _recorded(browser, 1)
     _fill(browser, ROUND)
-    browser.execute_script("""
-        const fetched = window.fetch;
-        window.fetch = async (path, init) => {
-          const answer = await fetched(path, init);
-          if (init && init.method === "POST") { window.fetch = fetched; throw new TypeError("Failed to fetch"); }
-          return answer;
-        };""")
+    _lose_the_next_answer(browser)
     browser.find_element(By.ID, "record").click()
     assert _problem(browser) == UNREACHABLE
     browser.find_element(By.ID, "record").click()
@@ -213,3 +218,23 @@ def test_tables_page_sits_out_a_seat_left_without_a_hand(server, browser) -> Non
     _recorded(browser, 2)
     last = httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]
     assert [p["name"] for p in last["players"]] == ["bob"] and [o["name"] for o in last["onlookers"]] == ["dee", "eve"]
+
+
+def test_tables_page_shows_a_round_stored_though_its_answer_was_lost(server, browser) -> None:
+    """A round whose answer was lost, stored after all, then changed and sent again went under the same key:
+    the API's 409 told a page user to 'send a new key', and the stored round was not shown."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    _lose_the_next_answer(browser)
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == UNREACHABLE
+    _fill(browser, {"cy": ("2S 3H 5D 7C 9C",)})
+    browser.find_element(By.ID, "record").click()
+    _wait(browser, lambda d: "recorded after all" in d.find_element(By.ID, "problem").text)
+    assert _shown_rounds(browser) == [1]
+    browser.find_element(By.ID, "record").click()  # as it stands: the hands typed are kept
+    _recorded(browser, 2)
+    assert httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]["players"][1]["cards"][0] == "2S"

@@ -144,15 +144,15 @@ function showTable(table) {
   offer($("new-banker"), table.seats, table.banker);
 }
 
-// The round form's rows, one a seat: a hand, and for a player a stake and onlookers; a stake or onlookers
-// typed stay as typed for the next round, at the same table.
+// The round form's rows, one a seat: a hand, and for a player a stake and onlookers; what is typed stays
+// as typed at the same table (a recorded round's hands are emptied first; stakes stay for the next round).
 function showPlays(table, fresh) {
   const typed = fresh ? {} : Object.fromEntries([...$("plays").rows].map((row) => [row.dataset.name, row]));
   $("plays").replaceChildren(...table.seats.map((name) => {
     const row = document.createElement("tr");
     row.dataset.name = name;
     const banker = name === table.banker;
-    row.append(text("td", banker ? `${name} (banker)` : name), field("hand", name, "hand", ""));
+    row.append(text("td", banker ? `${name} (banker)` : name), field("hand", name, "hand", value(typed[name], "hand")));
     if (banker) row.append(across(text("td", "banks: no stake"), 2));
     else row.append(field("stake", name, "stake", value(typed[name], "stake")), field("onlookers", name, "onlookers", value(typed[name], "onlookers")));
     return row;
@@ -219,16 +219,28 @@ async function record(event) {
   try {
     await ledger(`/v1/tables/${shown.id}/rounds`, "POST", round, {"Idempotency-Key": pending.key});
     pending = null;
-    // emptied at once: were the table not shown again, a second click would record the round anew
+    // emptied at once, not kept when the table is shown again (nor, were it not, recorded anew by a second click)
     for (const input of $("plays").querySelectorAll(".hand")) input.value = "";
     await openTable(shown.id);
     $("plays").querySelector(".hand").focus();  // the next round's hands are next (the rows were made anew)
   } catch (error) {
     if (error.status && error.status < 500) pending = null;  // answered: nothing stored under this key
-    say(error.message);
+    say(error.status === 409 ? await storedAfterAll() : error.message);
   } finally {
     $("record").disabled = false;
   }
+}
+
+// A 409: the round sent before, its answer lost, was stored after all, and the form now holds another
+// round. The API's "send a new key" meant nothing here, and the stored round was not on show.
+async function storedAfterAll() {
+  try {
+    await openTable(shown.id);
+  } catch (error) {
+    return error.message;
+  }
+  return "The round sent before was recorded after all (its answer was lost): it is the latest below. " +
+    "This one is not recorded yet: record it again";
 }
 
 // Rounds as the API lists them (oldest first), shown newest first below those on show.
