@@ -86,7 +86,8 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
         raise HandError("every banker, player and onlooker needs a distinct, non-empty name")
     hands = [_read_hand(seat, rules) for seat in seats]
-    check_repeats([item for hand in hands for item in hand], rules.decks)
+    check_repeats([item for hand in hands for item in hand], rules.decks,
+                  [seat.name for seat, hand in zip(seats, hands) for _ in hand])
     bank = evaluate(hands[0], rules)
     results: list[PersonResult] = []
     for seat, hand in zip(players, hands[1:]):

@@ -122,7 +122,8 @@ def test_bank_passing_options(gnau) -> None:
     # whose hand it is: at a table of six, "unknown card code" alone left the dealer to find the typo
     ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "^ann's hand: a hand has 5 items, got 4$"),
     ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "^ann's hand: unknown card code '7-7'"),  # a card table's words
-    ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
+    ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "^KS appears 2 times, in bank's and ann's hands, but"),
+    ([Participant("ann", "2H 2H 4H 5H 6H", Decimal(1))], "^2H appears 2 times, in ann's hand, but"),
 ])
 def test_bad_rounds(players, message: str, gnau) -> None:
     with pytest.raises(HandError if "code" not in message else ValueError, match=message):
