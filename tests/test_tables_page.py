@@ -151,8 +151,9 @@ def test_tables_page_shows_older_rounds_a_page_at_a_time(server, browser) -> Non
     for _ in range(13):
         played = {"hands": {"ann": ROUND["ann"][0], "bob": ROUND["bob"][0]}, "stakes": {"bob": 1}}
         assert httpx.post(f"{url}/v1/tables/{table['id']}/rounds", json=played).status_code == 201
-    _open(browser, f"{url}/tables")
-    browser.find_element(By.LINK_TEXT, "long").click()
+    browser.get(url)
+    browser.find_element(By.LINK_TEXT, "Tables").click()  # linked from the index
+    _wait(browser, lambda d: d.find_elements(By.LINK_TEXT, "long"))[0].click()
     _recorded(browser, 13)
     assert _shown_rounds(browser) == list(range(13, 3, -1))
     browser.find_element(By.ID, "older").click()
