@@ -32,11 +32,13 @@ function utf8(words) {
   return String.fromCharCode(...new TextEncoder().encode(words));
 }
 
+// The key's box, shown and in focus: the server refused a change for want of the key.
 function askForKey() {
   $("keys").hidden = false;
   $("key").focus();
 }
 
+// The key typed kept for this tab (none: forgotten), sent with each change from now on.
 function keepKey(event) {
   event.preventDefault();
   const key = $("key").value;
@@ -63,6 +65,7 @@ function offer(select, names, chosen) {
   if (names.includes(chosen)) select.value = chosen;
 }
 
+// A table's rules in a word: the preset's name, or the options it was opened with.
 function rulesName(rules) {
   return typeof rules === "string" ? rules : JSON.stringify(rules);
 }
@@ -81,6 +84,7 @@ async function route() {
   }
 }
 
+// Every table, each a link to its page, with who banks now and how many rounds it has.
 async function listTables() {
   const tables = await ledger("/v1/tables");
   $("tables").replaceChildren(...tables.map((table) => {
@@ -97,11 +101,13 @@ async function listTables() {
   }
 }
 
+// The cell, spread over ``columns`` columns.
 function across(cell, columns) {
   cell.colSpan = columns;
   return cell;
 }
 
+// Open the table the form describes, and show it.
 async function openNew(event) {
   event.preventDefault();
   say("");
@@ -127,6 +133,7 @@ async function openTable(id) {
   showRounds(latest, first + 1);
 }
 
+// The table as the API answered it: title, banker, balances (as given), the round and seats forms.
 function showTable(table) {
   const changed = !shown || shown.id !== table.id;
   shown = table;
@@ -152,22 +159,24 @@ function showPlays(table, fresh) {
     const row = document.createElement("tr");
     row.dataset.name = name;
     const banker = name === table.banker;
-    row.append(text("td", banker ? `${name} (banker)` : name), field("hand", name, "hand", value(typed[name], "hand")));
+    row.append(text("td", banker ? `${name} (banker)` : name), field("hand", name, value(typed[name], "hand")));
     if (banker) row.append(across(text("td", "banks: no stake"), 2));
-    else row.append(field("stake", name, "stake", value(typed[name], "stake")), field("onlookers", name, "onlookers", value(typed[name], "onlookers")));
+    else row.append(field("stake", name, value(typed[name], "stake")), field("onlookers", name, value(typed[name], "onlookers")));
     return row;
   }));
 }
 
-function field(kind, name, className, typed) {
+// A cell with a box for one seat's hand, stake or onlookers (``kind``, its class too), holding ``typed``.
+function field(kind, name, typed) {
   const cell = document.createElement("td");
-  const input = Object.assign(document.createElement("input"), {className, value: typed});
+  const input = Object.assign(document.createElement("input"), {className: kind, value: typed});
   input.setAttribute("aria-label", `${name}'s ${kind}`);
   if (kind === "stake") input.inputMode = "decimal";
   cell.append(input);
   return cell;
 }
 
+// What a seat's row holds typed in its box of this class ("" where it has none).
 function value(row, className) {
   const input = row && row.querySelector(`.${className}`);
   return input ? input.value : "";
@@ -203,7 +212,7 @@ function freshKey() {
 
 // Record the round under an Idempotency-Key kept until the server answers: a resend after no answer
 // (the network dropped it, the server was restarting) reuses it, so a round the server did store is
-// not stored twice; the server's refusal of a changed round under that key (409) says which it kept.
+// not stored twice; a changed round refused under that key (409) shows the one the server kept.
 async function record(event) {
   event.preventDefault();
   if ($("record").disabled) return;
@@ -251,6 +260,7 @@ function showRounds(rounds, from) {
   if (!shown.rounds) $("rounds").replaceChildren(text("p", "no round recorded yet", "problem"));
 }
 
+// The page of rounds before the oldest on show, below them.
 async function showOlder() {
   say("");
   const after = Math.max(0, oldest - 1 - PAGE);
@@ -273,12 +283,13 @@ function roundTable(round) {
   table.createTHead().append(head);
   const body = table.createTBody();
   const banker = settled.banker;
-  body.append(person(`${banker.name} (banker)`, banker.cards, banker.label, `${signed(banker.delta)}`));
+  body.append(person(`${banker.name} (banker)`, banker.cards, banker.label, signed(banker.delta)));
   for (const p of settled.players) body.append(person(p.name, p.cards, p.label, `${p.outcome} ${signed(p.delta)}`));
   for (const o of settled.onlookers) body.append(person(`${o.name} (backs ${o.backs})`, [], "", `${o.outcome} ${signed(o.delta)}`));
   return table;
 }
 
+// One person's row of a round: who, the hand, its label, what they won or paid.
 function person(who, cards, label, result) {
   const row = document.createElement("tr");
   row.append(text("td", who), text("td", cards.join(" ")), text("td", label), text("td", result, "delta"));
