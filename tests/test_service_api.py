@@ -457,9 +457,15 @@ def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_i
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
-    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}).status_code == 401
-    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
-                       headers={"X-API-Key": "wrong"}).status_code == 401
+    """A wrong key was told to 'send the API key', as if none had been sent: one who had typed it looked for
+    another way to send it rather than at what they typed."""
+    missing = client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"})
+    assert (missing.status_code, missing.json()) == (
+        401, {"error": "this endpoint changes the ledger: send the API key in the X-API-Key header"})
+    wrong = client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
+                        headers={"X-API-Key": "wrong"})
+    assert (wrong.status_code, wrong.json()) == (
+        401, {"error": "the API key sent is not this server's (the one oxeye serve was started with --api-key)"})
     assert client.get("/v1/tables").status_code == 200
 
 

@@ -173,6 +173,11 @@ def test_tables_page_asks_for_the_api_key_and_sends_it(keyed, browser) -> None:
     browser.find_element(By.ID, "create").click()
     assert _problem(browser) == "this endpoint changes the ledger: send the API key in the X-API-Key header"
     assert browser.find_element(By.ID, "keys").is_displayed()
+    browser.find_element(By.ID, "key").send_keys("cle")
+    browser.find_element(By.ID, "keep").click()
+    browser.find_element(By.ID, "create").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "problem").text.startswith("the API key sent is not this server's"))
+    browser.find_element(By.ID, "key").clear()
     browser.find_element(By.ID, "key").send_keys(KEY)
     browser.find_element(By.ID, "keep").click()
     browser.find_element(By.ID, "create").click()
