@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -82,9 +83,7 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     if not players:
         raise HandError("a round needs at least one player besides the banker")
     seats = (banker, *players)
-    names = [seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers]
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise HandError("every banker, player and onlooker needs a distinct, non-empty name")
+    _check_names([seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers])
     hands = [_read_hand(seat, rules) for seat in seats]
     check_repeats([item for hand in hands for item in hand], rules.decks,
                   [seat.name for seat, hand in zip(seats, hands) for _ in hand])
@@ -143,6 +142,17 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
     commission = gross * rules.commission if gross > 0 else Decimal(0)
     return PersonResult(name, role, backs, stake, outcome, units, gross - commission, commission, evaluation,
                         declare_worth_it, units_if_not_declared)
+
+
+def _check_names(names: list[str]) -> None:
+    """HandError unless everyone has a name of their own, the one named twice named: an onlooker named as a
+    seat (ann backing bob while ann banks) was refused without saying who."""
+    if not all(isinstance(name, str) and name.strip() for name in names):
+        raise HandError("every banker, player and onlooker needs a name")
+    twice = [name for name, count in Counter(names).items() if count > 1]
+    if twice:
+        raise HandError(f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named twice: every banker, player "
+                        "and onlooker needs a distinct name")
 
 
 def _read_hand(seat: Participant, rules: HouseRules) -> tuple[Item, ...]:

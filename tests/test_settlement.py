@@ -115,7 +115,10 @@ def test_bank_passing_options(gnau) -> None:
 
 @pytest.mark.parametrize(("players", "message"), [
     ([], "at least one player"),
-    ([Participant("bank", "2H 3H 4H 5H 7H", Decimal(1))], "distinct, non-empty name"),
+    # who is named twice: an onlooker named as a seat (ann backing bob, ann banking) was not said
+    ([Participant("bank", "2H 3H 4H 5H 7H", Decimal(1))], "^bank is named twice: every banker, player and onlooker needs a distinct name$"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(1), (Onlooker("bank", Decimal(1)),))], "^bank is named twice"),
+    ([Participant(" ", "2H 3H 4H 5H 7H", Decimal(1))], "^every banker, player and onlooker needs a name$"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
