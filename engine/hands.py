@@ -53,11 +53,21 @@ def _parse_for(text: str, kind: str | None) -> Item:
         return Card.parse(text) if kind == "cards" else Tile.parse(text)
 
 
-def check_repeats(items: Sequence[Item], decks: int) -> None:
-    """Raise HandError if any item appears more often than ``decks`` decks (or tile sets) hold it."""
+def check_repeats(items: Sequence[Item], decks: int, holders: Sequence[str] = ()) -> None:
+    """Raise HandError if any item appears more often than ``decks`` decks (or tile sets) hold it; ``holders``,
+    whose hand each item is in, are named: at a table of six, "8D appears 2 times" left the dealer to find where."""
     for item, count in Counter(items).items():
         allowed = decks * (item.copies_per_set if isinstance(item, Tile) else 1)
         if count > allowed:
             unit = "tile set" if isinstance(item, Tile) else "deck"
-            raise HandError(f"{item.code} appears {count} times, but the rules allow {decks} {unit}"
-                            f"{'s, which hold' if decks > 1 else ', which holds'} only {allowed}")
+            raise HandError(f"{item.code} appears {count} times{_held_by(item, items, holders)}, but the rules allow "
+                            f"{decks} {unit}{'s, which hold' if decks > 1 else ', which holds'} only {allowed}")
+
+
+def _held_by(item: Item, items: Sequence[Item], holders: Sequence[str]) -> str:
+    """", in ann's and cy's hands": whose hands hold ``item`` (nothing where no holders are known)."""
+    names = [f"{name}'s" for name in dict.fromkeys(h for i, h in zip(items, holders) if i == item)]
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f", in {listed} hand{'s' if len(names) > 1 else ''}"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
-from oxeye.engine.errors import HandError, written
+from oxeye.engine.errors import EngineError, HandError, written
 from oxeye.engine.hands import Item, check_repeats, parse_hand
 from oxeye.engine.ox import Evaluation, evaluate
 from oxeye.engine.rules import HouseRules
@@ -83,11 +84,10 @@ def settle(banker: Participant, players: Sequence[Participant], rules: HouseRule
     if not players:
         raise HandError("a round needs at least one player besides the banker")
     seats = (banker, *players)
-    names = [seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers]
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise HandError("every banker, player and onlooker needs a distinct, non-empty name")
-    hands = [parse_hand(seat.hand, rules.items) for seat in seats]
-    check_repeats([item for hand in hands for item in hand], rules.decks)
+    _check_names([seat.name for seat in seats] + [o.name for seat in players for o in seat.onlookers])
+    hands = [_read_hand(seat, rules) for seat in seats]
+    check_repeats([item for hand in hands for item in hand], rules.decks,
+                  [seat.name for seat, hand in zip(seats, hands) for _ in hand])
     bank = evaluate(hands[0], rules)
     results: list[PersonResult] = []
     for seat, hand in zip(players, hands[1:]):
@@ -150,6 +150,26 @@ def _commission(win: Decimal, rules: HouseRules) -> Decimal:
     win had amounts of eleven decimals, which a reader's float, and the JSON written, rounded."""
     share = win * rules.commission if win > 0 else Decimal(0)
     return share.quantize(CENT, rounding=ROUND_DOWN) if share % CENT else share
+
+
+def _check_names(names: list[str]) -> None:
+    """HandError unless everyone has a name of their own, the one named twice named: an onlooker named as a
+    seat (ann backing bob while ann banks) was refused without saying who."""
+    if not all(isinstance(name, str) and name.strip() for name in names):
+        raise HandError("every banker, player and onlooker needs a name")
+    twice = [name for name, count in Counter(names).items() if count > 1]
+    if twice:
+        raise HandError(f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named twice: every banker, player "
+                        "and onlooker needs a distinct name")
+
+
+def _read_hand(seat: Participant, rules: HouseRules) -> tuple[Item, ...]:
+    """A seat's hand read, an error in it naming whose it is: at a table of six, "unknown card code 'XX'"
+    alone left the dealer to find the hand with the typo."""
+    try:
+        return parse_hand(seat.hand, rules.items)
+    except EngineError as error:
+        raise type(error)(f"{seat.name}'s hand: {error}") from None
 
 
 def check_stake(name: str, stake: object) -> None:

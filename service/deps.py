@@ -28,12 +28,16 @@ def session(request: Request) -> Iterator[Session]:
 
 
 def require_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> None:
-    """Endpoints that change the ledger need the API key, when the service has one."""
+    """Endpoints that change the ledger need the API key, when the service has one; a wrong key is told
+    apart from none (it was told to 'send the API key', as if it had not been)."""
     expected = request.app.state.settings.api_key
-    # As bytes: compare_digest takes no str beyond ASCII, and a header arrives as its bytes read as Latin-1.
-    sent = (x_api_key or "").encode("latin-1")
-    if expected is not None and not (sent and secrets.compare_digest(sent, expected.encode())):
+    if expected is None:
+        return
+    if not x_api_key:
         raise ServiceError("this endpoint changes the ledger: send the API key in the X-API-Key header", 401)
+    # As bytes: compare_digest takes no str beyond ASCII, and a header arrives as its bytes read as Latin-1.
+    if not secrets.compare_digest(x_api_key.encode("latin-1"), expected.encode()):
+        raise ServiceError("the API key sent is not this server's (the one oxeye serve was started with --api-key)", 401)
 
 
 def detector(state: State) -> Detector:

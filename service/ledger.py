@@ -205,5 +205,8 @@ def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:
 
 def balances(table: TableRow) -> dict[str, Decimal]:
     """Each person's total over the table's rounds, exact (stored as decimal strings): the seats' first, in
-    order, then onlookers' as they first played."""
-    return {row.name: Decimal(row.amount) for row in table.totals}
+    order to the right, then the others' (onlookers, those who left) as they first played. Kept in the order
+    they were first added, a newcomer's came after those who had left."""
+    totals = {row.name: Decimal(row.amount) for row in table.totals}
+    seated = {seat.name: totals.pop(seat.name, Decimal(0)) for seat in table.seats}
+    return {**seated, **totals}

@@ -12,7 +12,7 @@ from oxeye.service.errors import ServiceError
 
 router = APIRouter(include_in_schema=False)
 _PAGES = resources.files("oxeye.service.pages")
-_STATIC = {"oxeye.css": "text/css", "oxeye.js": "text/javascript"}
+_STATIC = {"oxeye.css": "text/css", "oxeye.js": "text/javascript", "tables.js": "text/javascript"}
 _STREAM_OFF = ('<li id="stream">Camera stream: off; <code>oxeye serve --source</code> shows the server\'s own camera '
                'here, annotated</li>')
 
@@ -52,6 +52,12 @@ def live() -> HTMLResponse:
 def upload() -> HTMLResponse:
     """A photo form over ``/v1/evaluate``: the hands, the settlement and the photo drawn over."""
     return _page("upload.html")
+
+
+@router.get("/tables")
+def tables() -> HTMLResponse:
+    """The table ledger: open a table, record its rounds, see who banks and who owes whom."""
+    return _page("tables.html")
 
 
 @router.get("/favicon.ico")

@@ -407,6 +407,8 @@ def test_a_table_takes_a_new_banker_and_seats_when_people_leave_and_join(client:
     assert changed.status_code == 200
     assert changed.json() == {**client.get(f"/v1/tables/{table_id}").json(), "seats": ["cy", "dee", "bo"],
                               "banker": "cy", "balances": {"ann": -15, "bo": 10, "cy": 5, "dee": 0}, "rounds": 1}
+    # the seats' balances first, in their new order, then the leaver's: the newcomer was listed after those who left
+    assert list(changed.json()["balances"]) == ["cy", "dee", "bo", "ann"]
     played = {"hands": {"cy": gone["hands"]["bo"], "dee": gone["hands"]["cy"], "bo": ROUND["hands"]["cy"]},
               "stakes": {"dee": 2, "bo": 1}}
     settled = client.post(f"/v1/tables/{table_id}/rounds", json=played, headers=KEY).json()["settlement"]
@@ -491,9 +493,15 @@ def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_i
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
-    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"}).status_code == 401
-    assert client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
-                       headers={"X-API-Key": "wrong"}).status_code == 401
+    """A wrong key was told to 'send the API key', as if none had been sent: one who had typed it looked for
+    another way to send it rather than at what they typed."""
+    missing = client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"})
+    assert (missing.status_code, missing.json()) == (
+        401, {"error": "this endpoint changes the ledger: send the API key in the X-API-Key header"})
+    wrong = client.post("/v1/tables", json={"name": "x", "rules": "gnau", "seats": ["a", "b"], "banker": "a"},
+                        headers={"X-API-Key": "wrong"})
+    assert (wrong.status_code, wrong.json()) == (
+        401, {"error": "the API key sent is not this server's (the one oxeye serve was started with --api-key)"})
     assert client.get("/v1/tables").status_code == 200
 
 

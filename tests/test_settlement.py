@@ -129,14 +129,19 @@ def test_bank_passing_options(gnau) -> None:
 
 @pytest.mark.parametrize(("players", "message"), [
     ([], "at least one player"),
-    ([Participant("bank", "2H 3H 4H 5H 7H", Decimal(1))], "distinct, non-empty name"),
+    # who is named twice: an onlooker named as a seat (ann backing bob, ann banking) was not said
+    ([Participant("bank", "2H 3H 4H 5H 7H", Decimal(1))], "^bank is named twice: every banker, player and onlooker needs a distinct name$"),
+    ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(1), (Onlooker("bank", Decimal(1)),))], "^bank is named twice"),
+    ([Participant(" ", "2H 3H 4H 5H 7H", Decimal(1))], "^every banker, player and onlooker needs a name$"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal(0))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("NaN"))], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", -5)], "stake must be a positive number"),
     ([Participant("ann", "2H 3H 4H 5H 7H", Decimal("0.005"))], "ann's stake of 0.005 is finer than a cent"),
-    ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "5 items"),
-    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "unknown card code '7-7'"),  # a card table's words
-    ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "KS appears 2 times"),
+    # whose hand it is: at a table of six, "unknown card code" alone left the dealer to find the typo
+    ([Participant("ann", "2H 3H 4H 5H", Decimal(1))], "^ann's hand: a hand has 5 items, got 4$"),
+    ([Participant("ann", "2H 3H 4H 5H 7-7", Decimal(1))], "^ann's hand: unknown card code '7-7'"),  # a card table's words
+    ([Participant("ann", "2H 3H 4H 5H KS", Decimal(1))], "^KS appears 2 times, in bank's and ann's hands, but"),
+    ([Participant("ann", "2H 2H 4H 5H 6H", Decimal(1))], "^2H appears 2 times, in ann's hand, but"),
 ])
 def test_bad_rounds(players, message: str, gnau) -> None:
     with pytest.raises(HandError if "code" not in message else ValueError, match=message):

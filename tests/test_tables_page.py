@@ -1,0 +1,246 @@
+"""The tables page driven in headless Chromium against a real server: tables opened, rounds recorded once,
+balances and rounds shown as the ledger API answers them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from serving import free_port, start_server, stop_server
+from test_pages_browser import UNREACHABLE, browser, pytestmark, server, _open, _wait  # noqa: F401 (fixtures)
+
+ROUND = {"ann": ("10S 9H 8D 4C 4H",), "bob": ("KS QH JD KC QD", "10", "dee 1, eve 2.5"),
+         "cy": ("AS 2H 7D 5C 6S", "2.5", "")}
+KEY = "clé"  # beyond ASCII: fetch takes no header holding it as it is
+
+
+@pytest.fixture()
+def keyed(tmp_path: Path):
+    """A server whose ledger needs the API key."""
+    port = free_port()
+    process = start_server(tmp_path, port, "--api-key", KEY)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(process)
+
+
+def _opened(driver, url: str, name: str = "main") -> int:
+    """A table of ann (banker), bob and cy opened on the page under gnau; its id, once on show."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _open(driver, f"{url}/tables")
+    driver.find_element(By.ID, "name").send_keys(name)
+    Select(driver.find_element(By.ID, "rules")).select_by_value("gnau")
+    driver.find_element(By.ID, "seats").send_keys("ann\nbob\ncy")
+    Select(driver.find_element(By.ID, "banker")).select_by_visible_text("ann")
+    driver.find_element(By.ID, "create").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "table").is_displayed() and "banks now" in d.find_element(By.ID, "banks").text)
+    return int(driver.execute_script("return location.hash.slice(1)"))
+
+
+def _fill(driver, plays: dict[str, tuple[str | None, ...]]) -> None:
+    """The round form filled: each seat's hand, stake and onlookers (None: left as it is)."""
+    from selenium.webdriver.common.by import By
+
+    for name, typed in plays.items():
+        row = driver.find_element(By.CSS_SELECTOR, f'#plays tr[data-name="{name}"]')
+        for kind, words in zip(("hand", "stake", "onlookers"), typed):
+            if words is not None:
+                box = row.find_element(By.CLASS_NAME, kind)
+                box.clear()
+                box.send_keys(words)
+
+
+def _recorded(driver, rounds: int) -> None:
+    """Wait until the page shows the table with ``rounds`` rounds recorded."""
+    from selenium.webdriver.common.by import By
+
+    _wait(driver, lambda d: f"{rounds} round{'s' if rounds != 1 else ''} recorded" in d.find_element(By.ID, "banks").text)
+
+
+def _lose_the_next_answer(driver) -> None:
+    """The next POST reaches the server, but its answer is lost on the way back, as on a dropped network."""
+    driver.execute_script("""
+        const fetched = window.fetch;
+        window.fetch = async (path, init) => {
+          const answer = await fetched(path, init);
+          if (init && init.method === "POST") { window.fetch = fetched; throw new TypeError("Failed to fetch"); }
+          return answer;
+        };""")
+
+
+def _shown_rounds(driver) -> list[int]:
+    return [int(n) for n in driver.execute_script(
+        "return [...document.querySelectorAll('#rounds table')].map((t) => t.dataset.number)")]
+
+
+def _problem(driver) -> str:
+    from selenium.webdriver.common.by import By
+
+    return _wait(driver, lambda d: d.find_element(By.ID, "problem").is_displayed() and d.find_element(By.ID, "problem")).text
+
+
+def test_tables_page_records_rounds_and_shows_the_ledgers_balances(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    for number, plays in enumerate((ROUND, {"bob": ("KS QH JD KC 10D", None, None), "cy": ("2S 3H 5D 7C 9C", None, None), "ann": ROUND["ann"]}), 1):
+        _fill(browser, plays)
+        browser.find_element(By.ID, "record").click()
+        _recorded(browser, number)
+    ledger = httpx.get(f"{url}/v1/tables/{table}").json()
+    shown = {row.get_attribute("data-name"): row.find_element(By.CLASS_NAME, "balance").text
+             for row in browser.find_elements(By.CSS_SELECTOR, "#balances tr")}
+    assert shown == {name: str(amount) for name, amount in ledger["balances"].items()}
+    assert set(shown) == {"ann", "bob", "cy", "dee", "eve"} and any(amount for amount in ledger["balances"].values())
+    assert browser.find_element(By.ID, "banks").text.startswith(f"{ledger['banker']} banks now")
+    assert _shown_rounds(browser) == [2, 1]  # newest first
+    first = httpx.get(f"{url}/v1/tables/{table}/rounds").json()[0]["settlement"]
+    rows = [row.text for row in browser.find_elements(By.CSS_SELECTOR, '#rounds table[data-number="1"] tbody tr')]
+    assert rows[1] == f"bob KS QH JD KC QD {first['players'][0]['label']} {first['players'][0]['outcome']} {first['players'][0]['delta']:+}"
+    assert [row.split(" (backs")[0] for row in rows[3:]] == ["dee", "eve"]
+    # the second round sent bob's stake as typed for the first: stakes stay from round to round
+    assert httpx.get(f"{url}/v1/tables/{table}/rounds").json()[1]["settlement"]["players"][0]["stake"] == 10
+    assert [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_tables_page_records_a_double_click_and_a_resend_once(server, browser) -> None:
+    """A double click records the round once; a resend after an answer that never came (the network
+    dropped it) goes under the same Idempotency-Key, so the round the server stored is not stored again."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    browser.execute_script("const record = document.getElementById('record'); record.click(); record.click();")
+    _recorded(browser, 1)
+    _fill(browser, ROUND)
+    _lose_the_next_answer(browser)
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == UNREACHABLE
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 2)
+    assert len(httpx.get(f"{url}/v1/tables/{table}/rounds").json()) == 2
+    _fill(browser, ROUND)  # the next round, answered, goes under a new key: recorded, not answered as round 2
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 3)
+
+
+def test_tables_page_shows_the_apis_refusal_of_a_bad_hand(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, {**ROUND, "cy": ("AS 2H 7D 5C XX", "2.5", "")})
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == "cy's hand: unknown card code 'XX' (expected rank A 2-10 J Q K then suit S H D C, e.g. 10H)"
+    _fill(browser, {"bob": ("KS QH JD KC QD", "10", "dee")})
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == 'bob\'s onlookers: write each as a name and a stake, like "dee 5, eve 2" (not "dee")'
+    assert httpx.get(f"{url}/v1/tables/{table}").json()["rounds"] == 0
+
+
+def test_tables_page_shows_older_rounds_a_page_at_a_time(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "long", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"}).json()
+    for _ in range(13):
+        played = {"hands": {"ann": ROUND["ann"][0], "bob": ROUND["bob"][0]}, "stakes": {"bob": 1}}
+        assert httpx.post(f"{url}/v1/tables/{table['id']}/rounds", json=played).status_code == 201
+    browser.get(url)
+    browser.find_element(By.LINK_TEXT, "Tables").click()  # linked from the index
+    _wait(browser, lambda d: d.find_elements(By.LINK_TEXT, "long"))[0].click()
+    _recorded(browser, 13)
+    assert _shown_rounds(browser) == list(range(13, 3, -1))
+    browser.find_element(By.ID, "older").click()
+    _wait(browser, lambda d: len(_shown_rounds(d)) > 10)
+    assert _shown_rounds(browser) == list(range(13, 0, -1))
+    assert not browser.find_element(By.ID, "older").is_displayed()
+
+
+def test_tables_page_asks_for_the_api_key_and_sends_it(keyed, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _open(browser, f"{keyed}/tables")
+    assert not browser.find_element(By.ID, "keys").is_displayed()
+    browser.find_element(By.ID, "name").send_keys("keyed")
+    browser.find_element(By.ID, "seats").send_keys("ann\nbob")
+    browser.find_element(By.ID, "create").click()
+    assert _problem(browser) == "this endpoint changes the ledger: send the API key in the X-API-Key header"
+    assert browser.find_element(By.ID, "keys").is_displayed()
+    browser.find_element(By.ID, "key").send_keys("cle")
+    browser.find_element(By.ID, "keep").click()
+    browser.find_element(By.ID, "create").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "problem").text.startswith("the API key sent is not this server's"))
+    browser.find_element(By.ID, "key").clear()
+    browser.find_element(By.ID, "key").send_keys(KEY)
+    browser.find_element(By.ID, "keep").click()
+    browser.find_element(By.ID, "create").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "table").is_displayed() and "ann banks now" in d.find_element(By.ID, "banks").text)
+    browser.refresh()  # the key is kept for the tab
+    _wait(browser, lambda d: "ann banks now" in d.find_element(By.ID, "banks").text)
+    Select(browser.find_element(By.ID, "new-banker")).select_by_visible_text("bob")
+    browser.find_element(By.ID, "save").click()
+    _wait(browser, lambda d: "bob banks now" in d.find_element(By.ID, "banks").text)
+
+
+def test_tables_page_says_a_table_is_not_there_and_shows_no_form(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server[0]}/tables#999")
+    assert _problem(browser) == "no table 999"
+    assert not browser.find_element(By.ID, "table").is_displayed()
+
+
+def test_tables_page_records_round_after_round_from_the_keyboard(server, browser) -> None:
+    """Enter records the round; the first hand's box then has the focus for the next one (it had none)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _opened(browser, server[0])
+    _fill(browser, ROUND)
+    browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="cy"] .hand').send_keys(Keys.ENTER)
+    _recorded(browser, 1)
+    assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="ann"] .hand')
+
+
+def test_tables_page_sits_out_a_seat_left_without_a_hand(server, browser) -> None:
+    """Stakes stay from round to round, and a seat whose hand was left blank sent its stake anyway: the
+    round was refused ('cy: a player needs both a hand and a stake') rather than played without cy."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 1)
+    _fill(browser, {"ann": ROUND["ann"], "bob": ROUND["bob"][:1]})
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 2)
+    last = httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]
+    assert [p["name"] for p in last["players"]] == ["bob"] and [o["name"] for o in last["onlookers"]] == ["dee", "eve"]
+
+
+def test_tables_page_shows_a_round_stored_though_its_answer_was_lost(server, browser) -> None:
+    """A round whose answer was lost, stored after all, then changed and sent again went under the same key:
+    the API's 409 told a page user to 'send a new key', and the stored round was not shown."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    _lose_the_next_answer(browser)
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == UNREACHABLE
+    _fill(browser, {"cy": ("2S 3H 5D 7C 9C",)})
+    browser.find_element(By.ID, "record").click()
+    _wait(browser, lambda d: "recorded after all" in d.find_element(By.ID, "problem").text)
+    assert _shown_rounds(browser) == [1]
+    browser.find_element(By.ID, "record").click()  # as it stands: the hands typed are kept
+    _recorded(browser, 2)
+    assert httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]["players"][1]["cards"][0] == "2S"
