@@ -129,6 +129,29 @@ def test_tables_page_records_a_double_click_and_a_resend_once(server, browser) -
     _recorded(browser, 3)
 
 
+def test_tables_page_resends_a_round_under_its_key_after_a_reload(server, browser) -> None:
+    """A round whose answer was lost, typed again after the page was reloaded, went under a new key (the
+    pending one was held in the page's memory only) and was stored twice."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    _fill(browser, ROUND)
+    _lose_the_next_answer(browser)
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser) == UNREACHABLE
+    browser.refresh()
+    _wait(browser, lambda d: "1 round recorded" in d.find_element(By.ID, "banks").text)  # stored after all
+    _fill(browser, ROUND)
+    browser.find_element(By.ID, "record").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "record").is_enabled() and not d.find_element(By.ID, "problem").text
+          and d.find_element(By.CSS_SELECTOR, "#plays .hand").get_attribute("value") == "")
+    assert len(httpx.get(f"{url}/v1/tables/{table}/rounds").json()) == 1
+    _fill(browser, ROUND)  # answered: the next round goes under a new key
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 2)
+
+
 def test_tables_page_shows_the_apis_refusal_of_a_bad_hand(server, browser) -> None:
     from selenium.webdriver.common.by import By
 

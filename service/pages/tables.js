@@ -6,7 +6,9 @@ const PAGE = 10;  // rounds shown at once
 const KEY = "oxeye-api-key";  // the API key's name in sessionStorage: kept for this tab only
 let shown = null;  // the table on show, as the API last answered it
 let oldest = 1;  // the number of the oldest round on show
-let pending = null;  // {table, key}: a round sent and not yet answered, resent under the same Idempotency-Key
+// + a table's id: the Idempotency-Key of a round sent there and not yet answered, kept for the tab (a reload
+// too) so that the round resent, the page reloaded or the table left and come back to, is not stored twice
+const PENDING = "oxeye-round-key-";
 
 // A ledger request, the API key sent with a change where one is kept; a refusal comes back as an Error
 // with the answer's status (none where no answer came), and a 401 or 403 asks for the key.
@@ -223,17 +225,18 @@ async function record(event) {
   } catch (error) {
     return say(error.message);
   }
-  if (!pending || pending.table !== shown.id) pending = {table: shown.id, key: freshKey()};
+  const pending = PENDING + shown.id;
+  if (!sessionStorage.getItem(pending)) sessionStorage.setItem(pending, freshKey());
   $("record").disabled = true;  // a second click would send the round again (answered once, but twice)
   try {
-    await ledger(`/v1/tables/${shown.id}/rounds`, "POST", round, {"Idempotency-Key": pending.key});
-    pending = null;
+    await ledger(`/v1/tables/${shown.id}/rounds`, "POST", round, {"Idempotency-Key": sessionStorage.getItem(pending)});
+    sessionStorage.removeItem(pending);
     // emptied at once, not kept when the table is shown again (nor, were it not, recorded anew by a second click)
     for (const input of $("plays").querySelectorAll(".hand")) input.value = "";
     await openTable(shown.id);
     $("plays").querySelector(".hand").focus();  // the next round's hands are next (the rows were made anew)
   } catch (error) {
-    if (error.status && error.status < 500) pending = null;  // answered: nothing stored under this key
+    if (error.status && error.status < 500) sessionStorage.removeItem(pending);  // answered: nothing stored under it
     say(error.status === 409 ? await storedAfterAll() : error.message);
   } finally {
     $("record").disabled = false;
