@@ -71,6 +71,16 @@ def _lose_the_next_answer(driver) -> None:
         };""")
 
 
+def _sent_and_answer_lost(driver) -> None:
+    """ROUND recorded from the form, the server storing it, and its answer lost: the page says so."""
+    from selenium.webdriver.common.by import By
+
+    _fill(driver, ROUND)
+    _lose_the_next_answer(driver)
+    driver.find_element(By.ID, "record").click()
+    assert _problem(driver) == UNREACHABLE
+
+
 def _shown_rounds(driver) -> list[int]:
     return [int(n) for n in driver.execute_script(
         "return [...document.querySelectorAll('#rounds table')].map((t) => t.dataset.number)")]
@@ -136,10 +146,7 @@ def test_tables_page_resends_a_round_under_its_key_after_a_reload(server, browse
 
     url = server[0]
     table = _opened(browser, url)
-    _fill(browser, ROUND)
-    _lose_the_next_answer(browser)
-    browser.find_element(By.ID, "record").click()
-    assert _problem(browser) == UNREACHABLE
+    _sent_and_answer_lost(browser)
     browser.refresh()
     _wait(browser, lambda d: "1 round recorded" in d.find_element(By.ID, "banks").text)  # stored after all
     _fill(browser, ROUND)
@@ -256,10 +263,7 @@ def test_tables_page_shows_a_round_stored_though_its_answer_was_lost(server, bro
 
     url = server[0]
     table = _opened(browser, url)
-    _fill(browser, ROUND)
-    _lose_the_next_answer(browser)
-    browser.find_element(By.ID, "record").click()
-    assert _problem(browser) == UNREACHABLE
+    _sent_and_answer_lost(browser)
     _fill(browser, {"cy": ("2S 3H 5D 7C 9C",)})
     browser.find_element(By.ID, "record").click()
     _wait(browser, lambda d: "recorded after all" in d.find_element(By.ID, "problem").text)
