@@ -755,3 +755,22 @@ def test_trainer_says_it_is_dealing_while_a_deal_is_on_its_way(server, browser) 
     assert browser.find_element(By.ID, "deal").text == "Dealing…"
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     assert browser.find_element(By.ID, "deal").text == "Deal"
+
+
+def test_pages_say_when_the_rules_cannot_be_loaded(server, browser, tmp_path: Path) -> None:
+    """The presets list stood empty without a word (the error only in the console), and a photo sent then was
+    read under gnau, unasked."""
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/rules"]})
+    said = f"The rules could not be loaded: {UNREACHABLE}"
+    for page, shown in (("/live", "status"), ("/trainer", "grade"), ("/upload", "problem")):
+        browser.get(server[0] + page)
+        _wait(browser, lambda d: d.find_element(By.ID, shown).is_displayed() and d.find_element(By.ID, shown).text == said)
+    cv2.imwrite(str(tmp_path / "table.jpg"), _table())
+    browser.find_element(By.ID, "image").send_keys(str(tmp_path / "table.jpg"))
+    browser.find_element(By.ID, "evaluate").click()
+    assert browser.execute_script("return document.getElementById('rules').validationMessage")
+    assert browser.execute_script("return performance.getEntriesByType('resource')"
+                                  ".filter((e) => e.name.includes('/v1/evaluate')).length") == 0

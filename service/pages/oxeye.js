@@ -36,8 +36,15 @@ function text(tag, content, className) {
   return node;
 }
 
+// The presets into the select; one that cannot be had is thrown, for the page to say where its errors go
+// (the list stood empty without a word, and a photo sent then was read under gnau, unasked).
 async function loadRules(select) {
-  const presets = await api("/v1/rules");
+  let presets;
+  try {
+    presets = await api("/v1/rules");
+  } catch (error) {
+    throw new Error(`The rules could not be loaded: ${error.message}`);
+  }
   for (const [name, description] of Object.entries(presets)) {
     const option = text("option", name);
     option.value = name;
