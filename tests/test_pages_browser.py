@@ -140,14 +140,14 @@ def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     return result.evaluation.label, result.delta
 
 
-def _slow_deals(driver, ms: int) -> None:
-    """The page's deals each held back ``ms`` before they are sent, as a slow server's."""
+def _held_back(driver, path: str, ms: int) -> None:
+    """The page's requests to ``path`` each held back ``ms`` before they are sent, as a slow server's."""
     driver.execute_script("""
-        const fetched = window.fetch, ms = arguments[0];
+        const fetched = window.fetch, [held, ms] = arguments;
         window.fetch = async (path, init) => {
-          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, ms));
+          if (path === held) await new Promise((resolve) => setTimeout(resolve, ms));
           return fetched(path, init);
-        };""", ms)
+        };""", path, ms)
 
 
 def _deal_to(driver, url: str, trainee: str) -> None:
@@ -691,7 +691,7 @@ def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server
     _deal_to(browser, server[0], "quinn")
     Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
-    _slow_deals(browser, 3000)
+    _held_back(browser, "/v1/trainer/drills", 3000)
     browser.find_element(By.ID, "deal").click()
     assert not browser.find_element(By.ID, "submit").is_displayed()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -750,7 +750,7 @@ def test_trainer_says_it_is_dealing_while_a_deal_is_on_its_way(server, browser) 
 
     _open(browser, f"{server[0]}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("rio")
-    _slow_deals(browser, 1500)
+    _held_back(browser, "/v1/trainer/drills", 1500)
     browser.find_element(By.ID, "deal").click()
     assert browser.find_element(By.ID, "deal").text == "Dealing…"
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -774,3 +774,15 @@ def test_pages_say_when_the_rules_cannot_be_loaded(server, browser, tmp_path: Pa
     assert browser.execute_script("return document.getElementById('rules').validationMessage")
     assert browser.execute_script("return performance.getEntriesByType('resource')"
                                   ".filter((e) => e.name.includes('/v1/evaluate')).length") == 0
+
+
+def test_upload_page_says_it_is_reading_while_a_photo_is_on_its_way(server, browser, tmp_path: Path) -> None:
+    """A phone's photo can take seconds to send and read: Read it only greyed out, nothing said so."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    _held_back(browser, "/v1/evaluate", 1500)
+    browser.find_element(By.ID, "evaluate").click()
+    assert browser.find_element(By.ID, "evaluate").text == "Reading…"
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
+    assert browser.find_element(By.ID, "evaluate").text == "Read it"
