@@ -786,3 +786,19 @@ def test_upload_page_says_it_is_reading_while_a_photo_is_on_its_way(server, brow
     assert browser.find_element(By.ID, "evaluate").text == "Reading…"
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
     assert browser.find_element(By.ID, "evaluate").text == "Read it"
+
+
+def test_upload_page_writes_labels_a_phone_can_read(server, browser) -> None:
+    """A phone shows a 960-pixel photo 343 px wide: its labels, a 60th of the photo's width, were 6 px tall."""
+    from oxeye.service.photo import score_photo
+
+    scored = score_photo(rows_reading([["10S", "9H", "8D", "4C", "4H"]]), load_rules("gnau"), 0, {})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    _open(browser, f"{server[0]}/upload")
+    shown = browser.execute_script("""
+        $("result").hidden = false;
+        const canvas = Object.assign($("annotated"), {width: 960, height: 720}), context = canvas.getContext("2d");
+        drawOverlay(context, arguments[0], 1);
+        return [parseFloat(context.font) * canvas.clientWidth / canvas.width, canvas.clientWidth];""", scored)
+    assert shown[0] == pytest.approx(12, abs=0.01) and shown[1] < 375  # 12 px as shown, the photo shown narrower

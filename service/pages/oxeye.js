@@ -98,7 +98,7 @@ const HAND = {settled: "#7ee787", settling: "#f4c95d"}, DOUBT = "#ff6b5b", ITEM 
 // the answer's pixels into the canvas's.
 function drawOverlay(context, scored, scale) {
   const results = outcomes(scored.settlement);
-  const size = Math.max(12, context.canvas.width / 60);
+  const size = labelSize(context.canvas);
   context.lineWidth = Math.max(2, size / 7);
   context.font = `${size}px system-ui, sans-serif`;
   for (const item of scored.items) {
@@ -117,6 +117,13 @@ function drawOverlay(context, scored, scale) {
     const words = hand.reading ? hand.reading.label : settled ? hand.problem : `settling ${hand.streak}…`;
     label(context, `hand ${hand.index}: ${words} ${results[hand.index] || ""}`.trim(), x1, y2 + 1.5 * size);
   }
+}
+
+// The labels' size in the canvas's pixels: a 60th of its width, and 12 px at least as it is shown (a phone
+// shows a 960-pixel photo 343 px wide, where a 60th was 6 px, not to be read).
+function labelSize(canvas) {
+  const shown = canvas.clientWidth || canvas.width;  // one not on the page is shown as drawn
+  return Math.max(12 * canvas.width / shown, canvas.width / 60);
 }
 
 function label(context, words, x, y) {
