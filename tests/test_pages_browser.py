@@ -802,3 +802,20 @@ def test_upload_page_writes_labels_a_phone_can_read(server, browser) -> None:
         drawOverlay(context, arguments[0], 1);
         return [parseFloat(context.font) * canvas.clientWidth / canvas.width, canvas.clientWidth];""", scored)
     assert shown[0] == pytest.approx(12, abs=0.01) and shown[1] < 375  # 12 px as shown, the photo shown narrower
+
+
+def test_trainer_gives_the_name_the_focus_after_a_refused_deal(server, browser) -> None:
+    """Deal, disabled while dealing, lost the focus: after a refused deal Enter did nothing, and the name to be
+    put right lay three tabs from the page's top."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("..")
+    browser.find_element(By.ID, "deal").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed())
+    assert browser.execute_script("return document.activeElement.id") == "trainee"
+    ActionChains(browser).send_keys(Keys.BACKSPACE, Keys.BACKSPACE, "uma", Keys.ENTER).perform()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.execute_script("return drill.trainee") == "uma"
