@@ -335,6 +335,8 @@ def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(serve
     _read_with_stakes(browser, '{"1": "ten"}')
     assert "stakes must be" in _problem(browser)
     assert not browser.find_element(By.ID, "result").is_displayed()
+    # and said to a screen reader, as the answer it replaces was (a live region): it heard nothing of a refusal
+    assert browser.find_element(By.ID, "problem").aria_role == "alert"
 
 
 def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
