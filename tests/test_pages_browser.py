@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import cv2
+import httpx
 import numpy as np
 import pytest
 from PIL import Image
@@ -821,3 +822,37 @@ def test_trainer_gives_the_name_the_focus_after_a_refused_deal(server, browser) 
     ActionChains(browser).send_keys(Keys.BACKSPACE, Keys.BACKSPACE, "uma", Keys.ENTER).perform()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     assert browser.execute_script("return drill.trainee") == "uma"
+
+
+def _in_view(driver, element_id: str) -> bool:
+    """Whether the element lies whole within the window's view (to the pixel: layout is in fractions of one)."""
+    top, bottom, height = driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]",
+        element_id)
+    return top >= 0 and round(bottom) <= height
+
+
+def test_trainer_shows_the_drill_whole_on_a_laptop(server, browser) -> None:
+    """On a laptop's screen (1280 × 800) the picture ran past the view's foot: the player's hand and the answer
+    lay below it, the banker's hand above the view once scrolled to them; the grade, the record or a refusal
+    below the view too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(1280, 800)
+    _deal_to(browser, server[0], "ned")
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed())
+    assert [_in_view(browser, shown) for shown in ("question", "picture", "submit")] == [True] * 3
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert _in_view(browser, "grade") and _in_view(browser, "history")
+    browser.find_element(By.ID, "deal").click()  # and a refusal: the next drill answered from another tab first
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed() and d.execute_script("return drill.id") == 2)
+    httpx.post(f"{server[0]}/v1/trainer/drills/2/answer", json={"label": "Five Dukes", "payout": "1"}).raise_for_status()
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: "answered already" in d.find_element(By.ID, "grade").text)
+    assert _in_view(browser, "grade")
