@@ -856,3 +856,15 @@ def test_trainer_shows_the_drill_whole_on_a_laptop(server, browser) -> None:
     browser.find_element(By.ID, "submit").click()
     _wait(browser, lambda d: "answered already" in d.find_element(By.ID, "grade").text)
     assert _in_view(browser, "grade")
+
+
+def test_live_page_shows_the_camera_whole_under_its_controls(server, browser) -> None:
+    """A laptop's camera (1280 × 720) was drawn 928 × 522 under the controls and status, its foot (the hands
+    nearest the camera) below the view while reading: here the fake camera's 320 × 240 in a window as short."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 520)
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert _in_view(browser, "view") and _in_view(browser, "start")
