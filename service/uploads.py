@@ -26,7 +26,7 @@ def decode_upload(data: bytes, settings: Settings) -> Decoded:
     """The uploaded photo, upright (a large JPEG decoded reduced), or a ServiceError with a 4xx status saying what
     is wrong."""
     if not data:
-        raise ServiceError("the upload is empty: send a JPEG or PNG photo", 400)
+        raise ServiceError("the upload is empty: send a JPEG, PNG or WebP photo", 400)
     if len(data) > settings.max_upload_bytes:
         # not its size: a form's photo is read only to one byte past the limit
         raise ServiceError(too_large(settings.max_upload_bytes), 413)

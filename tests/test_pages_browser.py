@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import cv2
+import httpx
 import numpy as np
 import pytest
 from PIL import Image
@@ -140,14 +141,14 @@ def _right_answer(database: Path, trainee: str) -> tuple[str, Decimal]:
     return result.evaluation.label, result.delta
 
 
-def _slow_deals(driver, ms: int) -> None:
-    """The page's deals each held back ``ms`` before they are sent, as a slow server's."""
+def _held_back(driver, path: str, ms: int) -> None:
+    """The page's requests to ``path`` each held back ``ms`` before they are sent, as a slow server's."""
     driver.execute_script("""
-        const fetched = window.fetch, ms = arguments[0];
+        const fetched = window.fetch, [held, ms] = arguments;
         window.fetch = async (path, init) => {
-          if (path === "/v1/trainer/drills") await new Promise((resolve) => setTimeout(resolve, ms));
+          if (path === held) await new Promise((resolve) => setTimeout(resolve, ms));
           return fetched(path, init);
-        };""", ms)
+        };""", path, ms)
 
 
 def _deal_to(driver, url: str, trainee: str) -> None:
@@ -335,6 +336,8 @@ def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(serve
     _read_with_stakes(browser, '{"1": "ten"}')
     assert "stakes must be" in _problem(browser)
     assert not browser.find_element(By.ID, "result").is_displayed()
+    # and said to a screen reader, as the answer it replaces was (a live region): it heard nothing of a refusal
+    assert browser.find_element(By.ID, "problem").aria_role == "alert"
 
 
 def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
@@ -691,7 +694,7 @@ def test_trainer_takes_no_answer_to_the_last_drill_while_dealing_the_next(server
     _deal_to(browser, server[0], "quinn")
     Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
-    _slow_deals(browser, 3000)
+    _held_back(browser, "/v1/trainer/drills", 3000)
     browser.find_element(By.ID, "deal").click()
     assert not browser.find_element(By.ID, "submit").is_displayed()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
@@ -750,8 +753,118 @@ def test_trainer_says_it_is_dealing_while_a_deal_is_on_its_way(server, browser) 
 
     _open(browser, f"{server[0]}/trainer")
     browser.find_element(By.ID, "trainee").send_keys("rio")
-    _slow_deals(browser, 1500)
+    _held_back(browser, "/v1/trainer/drills", 1500)
     browser.find_element(By.ID, "deal").click()
     assert browser.find_element(By.ID, "deal").text == "Dealing…"
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
     assert browser.find_element(By.ID, "deal").text == "Deal"
+
+
+def test_pages_say_when_the_rules_cannot_be_loaded(server, browser, tmp_path: Path) -> None:
+    """The presets list stood empty without a word (the error only in the console), and a photo sent then was
+    read under gnau, unasked."""
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/rules"]})
+    said = f"The rules could not be loaded: {UNREACHABLE}"
+    for page, shown in (("/live", "status"), ("/trainer", "grade"), ("/upload", "problem")):
+        browser.get(server[0] + page)
+        _wait(browser, lambda d: d.find_element(By.ID, shown).is_displayed() and d.find_element(By.ID, shown).text == said)
+    cv2.imwrite(str(tmp_path / "table.jpg"), _table())
+    browser.find_element(By.ID, "image").send_keys(str(tmp_path / "table.jpg"))
+    browser.find_element(By.ID, "evaluate").click()
+    assert browser.execute_script("return document.getElementById('rules').validationMessage")
+    assert browser.execute_script("return performance.getEntriesByType('resource')"
+                                  ".filter((e) => e.name.includes('/v1/evaluate')).length") == 0
+
+
+def test_upload_page_says_it_is_reading_while_a_photo_is_on_its_way(server, browser, tmp_path: Path) -> None:
+    """A phone's photo can take seconds to send and read: Read it only greyed out, nothing said so."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    _held_back(browser, "/v1/evaluate", 1500)
+    browser.find_element(By.ID, "evaluate").click()
+    assert browser.find_element(By.ID, "evaluate").text == "Reading…"
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
+    assert browser.find_element(By.ID, "evaluate").text == "Read it"
+
+
+def test_upload_page_writes_labels_a_phone_can_read(server, browser) -> None:
+    """A phone shows a 960-pixel photo 343 px wide: its labels, a 60th of the photo's width, were 6 px tall."""
+    from oxeye.service.photo import score_photo
+
+    scored = score_photo(rows_reading([["10S", "9H", "8D", "4C", "4H"]]), load_rules("gnau"), 0, {})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    _open(browser, f"{server[0]}/upload")
+    shown = browser.execute_script("""
+        $("result").hidden = false;
+        const canvas = Object.assign($("annotated"), {width: 960, height: 720}), context = canvas.getContext("2d");
+        drawOverlay(context, arguments[0], 1);
+        return [parseFloat(context.font) * canvas.clientWidth / canvas.width, canvas.clientWidth];""", scored)
+    assert shown[0] == pytest.approx(12, abs=0.01) and shown[1] < 375  # 12 px as shown, the photo shown narrower
+
+
+def test_trainer_gives_the_name_the_focus_after_a_refused_deal(server, browser) -> None:
+    """Deal, disabled while dealing, lost the focus: after a refused deal Enter did nothing, and the name to be
+    put right lay three tabs from the page's top."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _open(browser, f"{server[0]}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("..")
+    browser.find_element(By.ID, "deal").send_keys(Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").is_displayed())
+    assert browser.execute_script("return document.activeElement.id") == "trainee"
+    ActionChains(browser).send_keys(Keys.BACKSPACE, Keys.BACKSPACE, "uma", Keys.ENTER).perform()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed())
+    assert browser.execute_script("return drill.trainee") == "uma"
+
+
+def _in_view(driver, element_id: str) -> bool:
+    """Whether the element lies whole within the window's view (to the pixel: layout is in fractions of one)."""
+    top, bottom, height = driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]",
+        element_id)
+    return top >= 0 and round(bottom) <= height
+
+
+def test_trainer_shows_the_drill_whole_on_a_laptop(server, browser) -> None:
+    """On a laptop's screen (1280 × 800) the picture ran past the view's foot: the player's hand and the answer
+    lay below it, the banker's hand above the view once scrolled to them; the grade, the record or a refusal
+    below the view too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(1280, 800)
+    _deal_to(browser, server[0], "ned")
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed())
+    assert [_in_view(browser, shown) for shown in ("question", "picture", "submit")] == [True] * 3
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert _in_view(browser, "grade") and _in_view(browser, "history")
+    browser.find_element(By.ID, "deal").click()  # and a refusal: the next drill answered from another tab first
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed() and d.execute_script("return drill.id") == 2)
+    httpx.post(f"{server[0]}/v1/trainer/drills/2/answer", json={"label": "Five Dukes", "payout": "1"}).raise_for_status()
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: "answered already" in d.find_element(By.ID, "grade").text)
+    assert _in_view(browser, "grade")
+
+
+def test_live_page_shows_the_camera_whole_under_its_controls(server, browser) -> None:
+    """A laptop's camera (1280 × 720) was drawn 928 × 522 under the controls and status, its foot (the hands
+    nearest the camera) below the view while reading: here the fake camera's 320 × 240 in a window as short."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 520)
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert _in_view(browser, "view") and _in_view(browser, "start")

@@ -36,8 +36,15 @@ function text(tag, content, className) {
   return node;
 }
 
+// The presets into the select; one that cannot be had is thrown, for the page to say where its errors go
+// (the list stood empty without a word, and a photo sent then was read under gnau, unasked).
 async function loadRules(select) {
-  const presets = await api("/v1/rules");
+  let presets;
+  try {
+    presets = await api("/v1/rules");
+  } catch (error) {
+    throw new Error(`The rules could not be loaded: ${error.message}`);
+  }
   for (const [name, description] of Object.entries(presets)) {
     const option = text("option", name);
     option.value = name;
@@ -91,7 +98,7 @@ const HAND = {settled: "#7ee787", settling: "#f4c95d"}, DOUBT = "#ff6b5b", ITEM 
 // the answer's pixels into the canvas's.
 function drawOverlay(context, scored, scale) {
   const results = outcomes(scored.settlement);
-  const size = Math.max(12, context.canvas.width / 60);
+  const size = labelSize(context.canvas);
   context.lineWidth = Math.max(2, size / 7);
   context.font = `${size}px system-ui, sans-serif`;
   for (const item of scored.items) {
@@ -110,6 +117,13 @@ function drawOverlay(context, scored, scale) {
     const words = hand.reading ? hand.reading.label : settled ? hand.problem : `settling ${hand.streak}…`;
     label(context, `hand ${hand.index}: ${words} ${results[hand.index] || ""}`.trim(), x1, y2 + 1.5 * size);
   }
+}
+
+// The labels' size in the canvas's pixels: a 60th of its width, and 12 px at least as it is shown (a phone
+// shows a 960-pixel photo 343 px wide, where a 60th was 6 px, not to be read).
+function labelSize(canvas) {
+  const shown = canvas.clientWidth || canvas.width;  // one not on the page is shown as drawn
+  return Math.max(12 * canvas.width / shown, canvas.width / 60);
 }
 
 function label(context, words, x, y) {
