@@ -768,7 +768,7 @@ def test_pages_say_when_the_rules_cannot_be_loaded(server, browser, tmp_path: Pa
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/rules"]})
     said = f"The rules could not be loaded: {UNREACHABLE}"
-    for page, shown in (("/live", "status"), ("/trainer", "grade"), ("/upload", "problem")):
+    for page, shown in (("/live", "status"), ("/trainer", "grade"), ("/tables", "problem"), ("/upload", "problem")):
         browser.get(server[0] + page)
         _wait(browser, lambda d: d.find_element(By.ID, shown).is_displayed() and d.find_element(By.ID, shown).text == said)
     cv2.imwrite(str(tmp_path / "table.jpg"), _table())

@@ -328,5 +328,5 @@ $("round").addEventListener("submit", record);
 $("change").addEventListener("submit", change);
 $("older").addEventListener("click", showOlder);
 window.addEventListener("hashchange", route);
-loadRules($("rules"));
+loadRules($("rules")).catch((error) => say(error.message));
 route();
