@@ -353,6 +353,8 @@ def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
         start.click();
         start.click();""")
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    # the counts, written at every frame, are not read out: a screen reader read them 10 to 20 times a second
+    assert browser.find_element(By.ID, "status").get_attribute("aria-live") == "off"
     browser.find_element(By.ID, "start").click()
     assert browser.find_element(By.ID, "start").text == "Start the camera"
     assert browser.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)") == [0]
@@ -380,6 +382,7 @@ def test_live_page_shows_a_refused_query_as_the_servers_words(server, browser) -
     _wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("class") == "error"
           and d.find_element(By.ID, "start").text == "Start the camera")
     assert browser.find_element(By.ID, "status").text.startswith("stakes must be a JSON object")
+    assert browser.find_element(By.ID, "status").get_attribute("aria-live") == "assertive"  # a refusal is read out
 
 
 def test_live_page_says_when_the_server_goes_away(browser, tmp_path: Path) -> None:
