@@ -340,15 +340,26 @@ def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(serve
     assert browser.find_element(By.ID, "problem").aria_role == "alert"
 
 
+def _live_with_cameras_watched(driver, url: str) -> None:
+    """The live page open, every camera the browser gives it kept in ``window.opened`` to be looked at."""
+    _open(driver, f"{url}/live")
+    driver.execute_script("""
+        window.opened = [];
+        const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (wanted) => { const s = await open(wanted); opened.push(s); return s; };""")
+
+
+def _cameras_left_on(driver) -> list[int]:
+    """For each camera the page was given, how many of its tracks are still live."""
+    return driver.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)")
+
+
 def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
     """A second click while the camera opened started a second camera and socket; Stop closed only one."""
     from selenium.webdriver.common.by import By
 
-    _open(browser, f"{server[0]}/live")
+    _live_with_cameras_watched(browser, server[0])
     browser.execute_script("""
-        window.opened = [];
-        const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-        navigator.mediaDevices.getUserMedia = async (wanted) => { const s = await open(wanted); opened.push(s); return s; };
         const start = document.getElementById("start");
         start.click();
         start.click();""")
@@ -357,7 +368,20 @@ def test_live_page_opens_one_camera_for_a_double_click(server, browser) -> None:
     assert browser.find_element(By.ID, "status").get_attribute("aria-live") == "off"
     browser.find_element(By.ID, "start").click()
     assert browser.find_element(By.ID, "start").text == "Start the camera"
-    assert browser.execute_script("return opened.map((s) => s.getTracks().filter((t) => t.readyState === 'live').length)") == [0]
+    assert _cameras_left_on(browser) == [0]
+
+
+def test_live_page_stops_a_camera_it_cannot_play(server, browser) -> None:
+    """A camera given whose picture would not play was said so, and left on (its light too) until the tab closed."""
+    from selenium.webdriver.common.by import By
+
+    _live_with_cameras_watched(browser, server[0])
+    browser.execute_script("""
+        HTMLMediaElement.prototype.play = async () => { throw new DOMException("the picture cannot play"); };
+        document.getElementById("start").click();""")
+    _wait(browser, lambda d: "No camera: the picture cannot play" in d.find_element(By.ID, "status").text)
+    assert _cameras_left_on(browser) == [0]
+    assert browser.find_element(By.ID, "start").text == "Start the camera"
 
 
 def test_live_page_says_why_a_page_over_plain_http_has_no_camera(server, browser) -> None:
