@@ -130,6 +130,29 @@ def test_the_classifier_quantizes_to_eight_bits_that_serving_loads(tiny: Path, t
     assert probabilities.shape == (len(crops), len(CROP_CLASSES)) and np.allclose(probabilities.sum(axis=1), 1, atol=1e-3)
 
 
+def test_a_classifier_interrupted_as_it_is_exported_leaves_the_one_trained_before_whole(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C during the export (seconds) left an ONNX without the metadata the detector reads where it
+    loads it ('oxeye detect' then ended in a KeyError), and new weights beside it."""
+    import onnx
+
+    run = tmp_path / "run"
+    run.mkdir()
+    before = {name: (tiny / "run" / name).read_bytes() for name in (CLASSIFIER_NAME, "oxeye-cls.pt")}
+    for name, data in before.items():
+        (run / name).write_bytes(data)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(onnx, "save", interrupted)  # as the metadata is written into the exported file
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(run), "--epochs", "1", "--imgsz",
+                 str(TINY_CROP), "--batch", "32", "--per-class", "3", "--overwrite"]) == 130
+    assert capsys.readouterr().err.endswith("oxeye train-classifier: interrupted\n")
+    assert {name: (run / name).read_bytes() for name in before} == before
+    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "crops"])  # nothing partial beside them
+
+
 @pytest.mark.parametrize(("change", "message"), [
     (("--model", "missing.pt"), "--model missing.pt: no such file"),
     (("--data", "."), "--data . is not a folder written by 'oxeye dataset build'"),

@@ -220,3 +220,16 @@ def make_folder(folder: Path) -> None:
         raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None
     except OSError as error:  # said "[Errno 1] Operation not permitted: 'imm/new'", the folder unnamed as such
         raise OSError(f"cannot make the folder {folder}: {error.strerror}") from None
+
+
+@contextmanager
+def written_aside(path: Path) -> Iterator[Path]:
+    """A name beside ``path`` to write to, moved onto ``path`` only once the block ends without an error
+    and removed otherwise: a model or build interrupted as it is written is never left half written
+    where a later command reads it as whole."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        yield partial
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)

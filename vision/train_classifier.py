@@ -22,6 +22,7 @@ from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
+from oxeye.vision.images import written_aside
 from oxeye.vision.train import require_build, require_run_folder
 
 if TYPE_CHECKING:  # torch is imported only when training
@@ -221,7 +222,11 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
                      lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
     figures = {"val_accuracy": accuracy(model, val_images, val_labels), "train_loss": losses[-1],
                "train_crops": len(images), "val_crops": len(val_images)}
-    torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
-               config.out / CLASSIFIER_WEIGHTS)
-    export_onnx(model, config.imgsz, config.out / CLASSIFIER_NAME)
+    # Each written aside, the weights last: a run interrupted here (export takes seconds) left an ONNX
+    # without its metadata where the detector loads it, and weights that refused a second run.
+    with written_aside(config.out / CLASSIFIER_NAME) as partial:
+        export_onnx(model, config.imgsz, partial)
+    with written_aside(config.out / CLASSIFIER_WEIGHTS) as partial:
+        torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
+                   partial)
     return figures
