@@ -362,6 +362,39 @@ def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.Ca
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_resumed(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C during the export (seconds) left an ONNX without the metadata the detector reads over the
+    run's model ('oxeye detect' then ended in a KeyError), and --resume refused the run as finished."""
+    import onnx
+
+    from oxeye.vision.detector import Detector
+
+    run = tmp_path / "run"
+    run.mkdir()
+    before = {name: (tiny / "run" / name).read_bytes() for name in ("oxeye.pt", "oxeye.onnx", CLASSIFIER_NAME)}
+    for name, data in before.items():
+        (run / name).write_bytes(data)
+    save = onnx.save
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(onnx, "save", interrupted)  # as ultralytics writes the exported file whole
+    assert main(["train", "--data", str(tiny / "ds"), "--out", str(run), "--epochs", "1", "--imgsz", str(IMGSZ),
+                 "--batch", "8", "--workers", "0", "--overwrite"]) == 130
+    assert capsys.readouterr().err.endswith("oxeye train: interrupted\n")
+    assert {name: (run / name).read_bytes() for name in before} == before
+    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "train", "yolo"])  # nothing half made
+    monkeypatch.setattr(onnx, "save", save)
+    assert main(["train", "--out", str(run), "--resume"]) == 0  # trained: only the export is done again
+    assert capsys.readouterr().out == f"trained: {run / 'oxeye.pt'}, {run / 'oxeye.onnx'}\n"
+    assert (run / "oxeye.pt").read_bytes() == (run / "train" / "weights" / "best.pt").read_bytes()
+    assert (run / "oxeye.onnx").read_bytes() != before["oxeye.onnx"] and Detector(run / "oxeye.onnx").size == IMGSZ
+    assert main(["train", "--out", str(run), "--resume"]) == 2
+    assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
+
+
 def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A second run into the same --out once wrote over the first's detector or classifier without a word."""
     before = (tiny / "run" / "oxeye.pt").read_bytes()

@@ -5,16 +5,19 @@ Everything runs offline (see ``vision.offline``); on a machine with CUDA the sam
 
 from __future__ import annotations
 
+import filecmp
 import json
 import math
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
+WEIGHTS = "oxeye.pt"  # a run's trained weights, beside their ONNX export
 ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 
@@ -89,7 +92,7 @@ class TrainConfig:
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
         require_run_folder(self.out)
-        trained = [p for p in (self.out / "oxeye.pt", self.out / "train" / "weights" / "last.pt") if p.exists()]
+        trained = [p for p in (self.out / WEIGHTS, self.out / "train" / "weights" / "last.pt") if p.exists()]
         if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
             raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "
                              f"folder, --resume an interrupted run, or pass --overwrite to replace it")
@@ -186,6 +189,7 @@ def data_yaml(folder: Path, train: str, val: str, names: tuple[str, ...], extra:
 
 def train(config: TrainConfig) -> list[Path]:
     """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
+    from oxeye.vision.images import written_aside
     from oxeye.vision.offline import ultralytics_offline
 
     config.validate()
@@ -194,13 +198,15 @@ def train(config: TrainConfig) -> list[Path]:
     from ultralytics import YOLO
 
     run = config.out / "train"
-    last = run / "weights" / "last.pt"
+    last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if config.resume:
         if not last.is_file():
             raise ValueError(f"--resume: no interrupted run at {last}")
-        if torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0:
+        finished = torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0
+        if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
-        YOLO(str(last)).train(resume=True)
+        if not finished:  # else only its export was interrupted: it is exported again
+            YOLO(str(last)).train(resume=True)
     else:
         data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction,
                                config.keypoint_sigma)
@@ -216,24 +222,36 @@ def train(config: TrainConfig) -> list[Path]:
             **({"time": config.hours} if config.hours else {}),
             # ultralytics' "auto" optimizer ignores lr0, so a chosen rate names its optimizer too.
             **({"optimizer": "AdamW", "lr0": config.lr0} if config.lr0 else {}))
-    weights = Path(shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt"))
-    return [weights, *export(weights, config.out)]
+    files = export(best, config.out)
+    with written_aside(config.out / WEIGHTS) as partial:  # last: the mark of a run exported whole
+        shutil.copyfile(best, partial)
+    return [config.out / WEIGHTS, *files]
+
+
+def exported(best: Path, folder: Path) -> bool:
+    """Whether ``folder`` holds the export of the run's ``best`` weights, whole: its oxeye.pt, copied there
+    once every ONNX is in place, is those weights."""
+    return (folder / WEIGHTS).is_file() and filecmp.cmp(best, folder / WEIGHTS, shallow=False)
 
 
 def export(weights: Path, folder: Path) -> list[Path]:
     """ONNX of trained weights into ``folder``: oxeye.onnx, whose proposals the decoder suppresses,
     and for a model that also learnt to propose each item once (yolo26's second head) that head
-    alone, oxeye-once.onnx, read with no suppression (``Detector.proposes_once``)."""
+    alone, oxeye-once.onnx, read with no suppression (``Detector.proposes_once``). Each is exported
+    in a hidden folder inside ``folder`` and moved into place once all are whole: an export interrupted
+    (it takes seconds) left a file without the metadata the detector reads, over the one before."""
     from ultralytics import YOLO
 
-    model = YOLO(str(weights))
-    heads = {"oxeye.onnx": None}  # ultralytics' nms=None: the head whose proposals are suppressed
-    if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
-        heads = {ONCE_NAME: False, **heads}  # first: each export writes beside the weights under one name
-    files = []
-    for name, nms in heads.items():  # each export works on a copy of the model
-        # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
-        exported = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
+    with tempfile.TemporaryDirectory(prefix=".export-", dir=folder) as work:
+        staged = Path(shutil.copyfile(weights, Path(work) / weights.name))  # each export is written beside it
+        model = YOLO(str(staged))
+        heads = {"oxeye.onnx": None}  # ultralytics' nms=None: the head whose proposals are suppressed
+        if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
+            heads = {ONCE_NAME: False, **heads}
+        files = []
+        for name, nms in heads.items():  # each export works on a copy of the model
+            # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
+            onnx = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
                                 nms=nms)
-        files.append(Path(shutil.move(exported, folder / name)))
-    return files
+            files.append(Path(onnx).rename(Path(work) / name))
+        return [file.replace(folder / name) for file, name in zip(files, heads)]
