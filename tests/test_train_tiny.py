@@ -15,6 +15,7 @@ from oxeye.service.cli import main
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from oxeye.vision.classes import CLASSES, CROP_CLASSES, KEYPOINTS, KINDS
 from conftest import OXEYE_WITHOUT_POLARS, TINY_CROP, TINY_IMAGES
+from scenes import build_scenes
 from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
 
@@ -479,6 +480,37 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert capsys.readouterr().err == (f"oxeye {command}: error: --out {photo / 'run'} cannot be a folder: "
                                            f"{photo} is a file\n")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("record", ["", "{}", '{"image": "images/000001.jpg", "items": [{"code": "AS"}]}'])
+def test_a_build_holding_a_garbled_record_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              record: str) -> None:
+    """A truncated record was refused in JSON's words, naming no file; another program's JSON ended in a
+    KeyError's traceback."""
+    build = build_scenes(tmp_path / "ds", 2, 1, 128)
+    garbled = build / "meta" / "000001.json"
+    garbled.write_text(record)
+    capsys.readouterr()
+    for command in (["train", "--out", str(tmp_path / "run")], ["train-classifier", "--out", str(tmp_path / "run")],
+                    ["evaluate"]):
+        assert main([command[0], "--data", str(build), *command[1:]]) == 2
+        assert capsys.readouterr().err.startswith(
+            f"oxeye {command[0]}: error: {garbled} is not a record written by 'oxeye dataset build' (")
+
+
+def test_a_build_missing_an_image_is_one_clear_line_to_the_classifier(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV's unread image went on to its own assertion's traceback (pyrDown)."""
+    build = build_scenes(tmp_path / "ds", 2, 1, 128)
+    missing = build / "images" / "000001.jpg"
+    missing.unlink()
+    capsys.readouterr()
+    for command in (["train-classifier", "--out", str(tmp_path / "run")],
+                    ["quantize-classifier", "--model", str(DEFAULT_MODEL.with_name("oxeye-cls.pt")),
+                     "--out", str(tmp_path / "cls.onnx")]):
+        assert main([command[0], "--data", str(build), *command[1:]]) == 2
+        assert capsys.readouterr().err == f"oxeye {command[0]}: error: no such image: {missing}\n"
+    assert not (tmp_path / "cls.onnx").exists()
 
 
 @pytest.mark.parametrize("command", [["train-classifier", "--data", "ds", "--out", "run"],

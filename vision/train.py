@@ -20,6 +20,10 @@ CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (
 WEIGHTS = "oxeye.pt"  # a run's trained weights, beside their ONNX export
 ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
+# What the commands read of a build's record (datasets/README.md has it whole), its items' and their corners'
+RECORD_KEYS = frozenset({"image", "width", "height", "kind", "hands", "items"})
+ITEM_KEYS = frozenset({"code", "kind", "box", "visible_fraction", "corner_boxes"})
+CORNER_KEYS = frozenset({"box", "centre", "visible"})
 
 
 def require_build(folder: Path) -> None:
@@ -28,6 +32,25 @@ def require_build(folder: Path) -> None:
         raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
     if next((Path(folder) / "meta").glob("*.json"), None) is None:
         raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+
+
+def read_record(path: Path) -> dict:
+    """One image's record in a build (meta/NNNNNN.json); ValueError naming the file where it is none: a
+    truncated one was refused in JSON's words, naming no file, and another program's in a KeyError's traceback."""
+    try:
+        record = json.loads(Path(path).read_text())
+    except ValueError as error:
+        raise ValueError(f"{path} is not a record written by 'oxeye dataset build' ({error})") from None
+    items = record.get("items") if isinstance(record, dict) else None
+    if (_lacks(record, RECORD_KEYS) or not isinstance(items, list) or any(_lacks(item, ITEM_KEYS) for item in items)
+            or any(_lacks(corner, CORNER_KEYS) for item in items for corner in item["corner_boxes"])):
+        raise ValueError(f"{path} is not a record written by 'oxeye dataset build' (a field is missing)")
+    return record
+
+
+def _lacks(part: object, keys: frozenset[str]) -> bool:
+    """Whether ``part`` of a record is no JSON object holding every one of ``keys``."""
+    return not isinstance(part, dict) or not keys <= part.keys()
 
 
 def require_run_folder(out: Path) -> None:
@@ -163,7 +186,7 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
     for sub in ("images", "labels"):  # an earlier run's split (another build, another share) is no part of this one
         shutil.rmtree(target / sub, ignore_errors=True)
     for n, path in enumerate(metas):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         split = "val" if n in val else "train"
         for sub in ("images", "labels"):
             (target / sub / split).mkdir(parents=True, exist_ok=True)
