@@ -300,6 +300,11 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
     assert capsys.readouterr().err == f"oxeye evaluate: error: --against {tmp_path / 'no.onnx'}: no such model\n"
     assert main(["evaluate", "--real", str(tmp_path)]) == 0  # as where the real photos are not on the machine
     assert json.loads(capsys.readouterr().out)["real_cards_edje"].startswith(f"skipped: no photos/ folder in {tmp_path}")
+    (tmp_path / "photos").mkdir()  # photos without their labels were measured as none read: recall 0.0
+    (tmp_path / "photos" / "IMG_1.jpg").write_bytes(b"a photo")
+    assert main(["evaluate", "--real", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"oxeye evaluate: error: --real {tmp_path}: photos/ holds no photo labelled "
+                                       f"in Pascal VOC (NAME.xml beside NAME.jpg)\n")
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:

@@ -109,13 +109,16 @@ def _counted(count: int, noun: str) -> str:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from oxeye.vision.evaluate import evaluate
+    from oxeye.vision.evaluate import evaluate, labelled_photos
     from oxeye.vision.train import require_build
 
     if args.data is None and args.real is None:
         raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
     if args.data is not None:
         require_build(args.data)
+    if args.real is not None and (args.real / "photos").is_dir() and not labelled_photos(args.real):
+        # measured as photos read with nothing found: every figure 0.0
+        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside NAME.jpg)")
     if args.against is not None and not args.against.is_file():
         raise ValueError(f"--against {args.against}: no such model")
     print(json.dumps(evaluate(args.model, args.data, args.real, args.against, args.told_kinds), indent=2))
