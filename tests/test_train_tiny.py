@@ -518,6 +518,28 @@ def test_a_build_missing_an_image_is_one_clear_line_to_the_classifier(tmp_path: 
     assert not (tmp_path / "cls.onnx").exists()
 
 
+def test_weights_that_are_no_detector_are_one_clear_line_before_any_work(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A .pt cut short (a copy, a save interrupted) or the classifier's went on to torch's or ultralytics' traceback."""
+    for n in range(2):
+        (tmp_path / "meta").mkdir(exist_ok=True)
+        (tmp_path / "meta" / f"00000{n}.json").write_text("{}")
+    run, cut, classifier = tmp_path / "run", tmp_path / "cut.pt", DEFAULT_MODEL.with_name("oxeye-cls.pt")
+    cut.write_bytes(DEFAULT_MODEL.with_name("oxeye.pt").read_bytes()[:1000])
+    for option, weights in (("--model", cut), ("--model", classifier), ("--transfer", cut)):
+        model = ["--model", "yolov8n-pose.yaml"] if option == "--transfer" else []
+        assert main(["train", "--data", str(tmp_path), "--out", str(run), *model, option, str(weights)]) == 2
+        assert capsys.readouterr().err == (f"oxeye train: error: {option} {weights} is not a detector's weights (an "
+                                           f"ultralytics checkpoint, as 'oxeye train' writes): a file cut short, or "
+                                           f"another model's?\n")
+    assert not run.exists()
+    (run / "train" / "weights").mkdir(parents=True)
+    (run / "train" / "weights" / "last.pt").write_bytes(cut.read_bytes())
+    assert main(["train", "--out", str(run), "--resume"]) == 2
+    assert capsys.readouterr().err.startswith(f"oxeye train: error: --resume {run / 'train' / 'weights' / 'last.pt'} "
+                                              f"is not a detector's weights")
+
+
 @pytest.mark.parametrize("command", [["train-classifier", "--data", "ds", "--out", "run"],
                                      ["quantize-classifier", "--model", "cls.pt", "--data", "ds", "--out", "cls.onnx"]])
 def test_a_negative_seed_is_refused_as_it_is_parsed(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -225,15 +225,19 @@ def train(config: TrainConfig) -> list[Path]:
     if config.resume:
         if not last.is_file():
             raise ValueError(f"--resume: no interrupted run at {last}")
-        finished = torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0
+        finished = detector_checkpoint("--resume", last).get("epoch", -1) < 0
         if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         if not finished:  # else only its export was interrupted: it is exported again
             YOLO(str(last)).train(resume=True)
     else:
+        fine_tune = config.architecture.endswith(".pt")
+        if fine_tune:
+            detector_checkpoint("--model", Path(config.architecture))
+        if config.transfer:
+            detector_checkpoint("--transfer", config.transfer)
         data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction,
                                config.keypoint_sigma)
-        fine_tune = config.architecture.endswith(".pt")
         YOLO(config.architecture).train(
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
             workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
@@ -249,6 +253,21 @@ def train(config: TrainConfig) -> list[Path]:
     with written_aside(config.out / WEIGHTS) as partial:  # last: the mark of a run exported whole
         shutil.copyfile(best, partial)
     return [config.out / WEIGHTS, *files]
+
+
+def detector_checkpoint(option: str, weights: Path) -> dict:
+    """The ultralytics checkpoint saved in ``weights``; ValueError naming ``option`` where the file is none (one
+    cut short, the classifier's oxeye-cls.pt): each went on to torch's or ultralytics' traceback."""
+    import torch
+
+    try:
+        saved = torch.load(weights, map_location="cpu", weights_only=False)
+    except Exception:  # torch raises many kinds, at length, for a file that is not its checkpoint
+        saved = None
+    if not (isinstance(saved, dict) and isinstance(saved.get("ema") or saved.get("model"), torch.nn.Module)):
+        raise ValueError(f"{option} {weights} is not a detector's weights (an ultralytics checkpoint, as 'oxeye train' "
+                         f"writes): a file cut short, or another model's?")
+    return saved
 
 
 def exported(best: Path, folder: Path) -> bool:
