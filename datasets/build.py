@@ -171,10 +171,10 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
     try:
         with _terminate_as_interrupt():
             total = _render_all(replace(config, out=staging), final, workers, progress)
-        if final.exists():
-            _move_into(staging, final)
-        else:
-            staging.rename(final)
+            if final.exists():
+                _move_into(staging, final)
+            else:
+                staging.rename(final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -196,16 +196,17 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _move_into(staging: Path, final: Path) -> None:
-    """Empty ``final`` (empty, or an earlier build) and move the staged build into it, keeping the folder
-    itself: it may be the working folder (--out .), and a shell left in a deleted one lists nothing."""
+    """Swap the staged build into ``final`` (empty, or an earlier build), keeping the folder itself: it may be
+    the working folder (--out .), and a shell left in a deleted one lists nothing. The earlier build is moved
+    into the staging folder, as the new one out of it, by renames, and removed with it only then: removed
+    first (seconds for a large build), an interrupt left it half removed and the new build gone."""
+    replaced = Path(tempfile.mkdtemp(prefix=".replaced.", dir=staging))
     for old in final.iterdir():
-        if old.is_dir() and not old.is_symlink():
-            shutil.rmtree(old)
-        else:
-            old.unlink()
+        old.rename(replaced / old.name)
     for new in staging.iterdir():
-        new.rename(final / new.name)
-    staging.rmdir()
+        if new != replaced:
+            new.rename(final / new.name)
+    shutil.rmtree(staging)
 
 
 def _render_all(config: BuildConfig, final: Path, workers: int | None, progress: bool) -> int:
