@@ -401,6 +401,24 @@ def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_r
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+TERMINATED_AS_IT_SAVES = ("import os, signal, sys, onnx; onnx.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGTERM); "
+                          "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("command", [["train", "--imgsz", str(IMGSZ), "--workers", "0"],
+                                     ["train-classifier", "--imgsz", str(TINY_CROP), "--per-class", "3"]])
+def test_a_run_terminated_as_it_exports_ends_as_interrupted_leaving_nothing_aside(tiny: Path, tmp_path: Path,
+                                                                                  command: list[str]) -> None:
+    """SIGTERM (a timeout, a lent machine's lease ending) ended the process at once, leaving in the run what
+    its export was writing aside: the detector's hidden folder (12 MB), the classifier's partial file."""
+    run = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", TERMINATED_AS_IT_SAVES, *command, "--data", str(tiny / "ds"),
+                           "--out", str(run), "--epochs", "1", "--batch", "8"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 130 and done.stderr.endswith(f"oxeye {command[0]}: interrupted\n"), done.stderr[-2000:]
+    assert [p.name for p in run.iterdir() if p.name.startswith(".")] == []
+
+
 def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A second run into the same --out once wrote over the first's detector or classifier without a word."""
     before = (tiny / "run" / "oxeye.pt").read_bytes()

@@ -16,6 +16,8 @@ to no less than ``WORKING_SIDE`` pixels along its long side. The detector reads 
 from __future__ import annotations
 
 import io
+import signal
+import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -233,3 +235,18 @@ def written_aside(path: Path) -> Iterator[Path]:
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, timeout, a service manager's stop) ends the block as Ctrl-C does, so that what it was
+    making aside is removed: it ended the process at once, leaving a half-made build or export beside its
+    place. Outside the main thread, which alone may set a handler, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
