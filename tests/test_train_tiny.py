@@ -478,8 +478,13 @@ def test_a_folder_whose_name_yaml_would_read_otherwise_is_the_data_yaml_path(tmp
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err
-    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume"]) == 2
+    assert main(["train", "--out", str(tmp_path / "o"), "--resume"]) == 2
     assert "no interrupted run" in capsys.readouterr().err
+    # each was taken and not used: the run went on with its own data, schedule and rate
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume", "--lr0", "0.001"]) == 2
+    assert capsys.readouterr().err == (f"oxeye train: error: --resume continues the run as it was started: leave out "
+                                       f"--data, --lr0 (to train on otherwise, fine-tune from it with --model "
+                                       f"{tmp_path / 'o' / 'train' / 'weights' / 'last.pt'})\n")
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2

@@ -90,8 +90,15 @@ class TrainConfig:
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
         label_classes(self.labels)
-        if self.resume:
-            return  # the interrupted run holds its own arguments
+        if self.resume:  # the interrupted run holds its own arguments: others given were silently not used
+            given = [option for option, value in (("--data", self.data), ("--model", self.model),
+                                                  ("--transfer", self.transfer), ("--lr0", self.lr0),
+                                                  ("--hours", self.hours)) if value]
+            if given:
+                last = self.out / "train" / "weights" / "last.pt"
+                raise ValueError(f"--resume continues the run as it was started: leave out {', '.join(given)} (to "
+                                 f"train on otherwise, fine-tune from it with --model {last})")
+            return
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.hours is not None and not 0 < self.hours < math.inf:  # inf: ultralytics' epochs overflow, hours in
