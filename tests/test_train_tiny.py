@@ -371,7 +371,8 @@ def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.Ca
 def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_resumed(
         tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Ctrl-C during the export (seconds) left an ONNX without the metadata the detector reads over the
-    run's model ('oxeye detect' then ended in a KeyError), and --resume refused the run as finished."""
+    run's model ('oxeye detect' then ended in a KeyError), and --resume refused the run as finished. An
+    earlier yolo26's oxeye-once.onnx was left beside the new model, as though its own."""
     import onnx
 
     from oxeye.vision.detector import Detector
@@ -381,6 +382,7 @@ def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_r
     before = {name: (tiny / "run" / name).read_bytes() for name in ("oxeye.pt", "oxeye.onnx", CLASSIFIER_NAME)}
     for name, data in before.items():
         (run / name).write_bytes(data)
+    (run / "oxeye-once.onnx").write_bytes(b"an earlier yolo26's head")  # a yolov8 has none: it goes with the rest
     save = onnx.save
 
     def interrupted(*args: object, **kwargs: object) -> None:
@@ -391,12 +393,13 @@ def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_r
                  "--batch", "8", "--workers", "0", "--overwrite"]) == 130
     assert capsys.readouterr().err.endswith("oxeye train: interrupted\n")
     assert {name: (run / name).read_bytes() for name in before} == before
-    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "train", "yolo"])  # nothing half made
+    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "oxeye-once.onnx", "train", "yolo"])
     monkeypatch.setattr(onnx, "save", save)
     assert main(["train", "--out", str(run), "--resume"]) == 0  # trained: only the export is done again
     assert capsys.readouterr().out == f"trained: {run / 'oxeye.pt'}, {run / 'oxeye.onnx'}\n"
     assert (run / "oxeye.pt").read_bytes() == (run / "train" / "weights" / "best.pt").read_bytes()
     assert (run / "oxeye.onnx").read_bytes() != before["oxeye.onnx"] and Detector(run / "oxeye.onnx").size == IMGSZ
+    assert not (run / "oxeye-once.onnx").exists()  # read as this model's, it was the earlier one
     assert main(["train", "--out", str(run), "--resume"]) == 2
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 

@@ -303,4 +303,6 @@ def export(weights: Path, folder: Path) -> list[Path]:
             onnx = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
                                 nms=nms)
             files.append(Path(onnx).rename(Path(work) / name))
+        if ONCE_NAME not in heads:  # an earlier model's, trained over (--overwrite): it would read as this one's
+            (folder / ONCE_NAME).unlink(missing_ok=True)
         return [file.replace(folder / name) for file, name in zip(files, heads)]
