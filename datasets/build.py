@@ -15,9 +15,6 @@ import os
 import shutil
 import signal
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,7 +30,7 @@ from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
 from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
-from oxeye.vision.images import make_folder
+from oxeye.vision.images import make_folder, terminate_as_interrupt
 from oxeye.vision.train import data_yaml
 
 KINDS = ("cards", "tiles")
@@ -169,43 +166,30 @@ def build(config: BuildConfig, workers: int | None = None, progress: bool = True
     except OSError as error:  # it named the hidden staging folder, which the user never typed
         raise OSError(f"--out {config.out} cannot be written there: {error.strerror}") from None
     try:
-        with _terminate_as_interrupt():
+        with terminate_as_interrupt():  # its staging folder removed: it was left beside --out
             total = _render_all(replace(config, out=staging), final, workers, progress)
-        if final.exists():
-            _move_into(staging, final)
-        else:
-            staging.rename(final)
+            if final.exists():
+                _move_into(staging, final)
+            else:
+                staging.rename(final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return total
 
 
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (kill, timeout, a service manager's stop) ends the render as Ctrl-C does, so that its staging
-    folder is removed: it ended the process at once, leaving the half-made build beside --out."""
-    if threading.current_thread() is not threading.main_thread():  # only the main thread may set a handler
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _move_into(staging: Path, final: Path) -> None:
-    """Empty ``final`` (empty, or an earlier build) and move the staged build into it, keeping the folder
-    itself: it may be the working folder (--out .), and a shell left in a deleted one lists nothing."""
+    """Swap the staged build into ``final`` (empty, or an earlier build), keeping the folder itself: it may be
+    the working folder (--out .), and a shell left in a deleted one lists nothing. The earlier build is moved
+    into the staging folder, as the new one out of it, by renames, and removed with it only then: removed
+    first (seconds for a large build), an interrupt left it half removed and the new build gone."""
+    replaced = Path(tempfile.mkdtemp(prefix=".replaced.", dir=staging))
     for old in final.iterdir():
-        if old.is_dir() and not old.is_symlink():
-            shutil.rmtree(old)
-        else:
-            old.unlink()
+        old.rename(replaced / old.name)
     for new in staging.iterdir():
-        new.rename(final / new.name)
-    staging.rmdir()
+        if new != replaced:
+            new.rename(final / new.name)
+    shutil.rmtree(staging)
 
 
 def _render_all(config: BuildConfig, final: Path, workers: int | None, progress: bool) -> int:

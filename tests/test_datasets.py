@@ -313,6 +313,31 @@ def test_a_full_out_is_refused_unless_overwritten(tmp_path: Path, capsys: pytest
     assert f'path: "{out.resolve()}"' in (out / "data.yaml").read_text()
 
 
+def test_a_build_interrupted_as_it_replaces_an_earlier_one_leaves_a_whole_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--overwrite removed the earlier build before moving the new one in: an interrupt as it was removed
+    (seconds for a large build) left it half removed, records without their images, and the new one gone."""
+    out = tmp_path / "ds"
+    args = ["dataset", "build", "--out", str(out), "--images", "2", "--seed", "1", "--imgsz", "128", "--workers", "1",
+            "--drawn-only"]
+    assert main(args) == 0
+    remove = shutil.rmtree
+
+    def interrupted(path: object, *rest: object, **options: object) -> None:
+        """Remove the first folder asked for, then stop as Ctrl-C stops it; any later one is removed as asked."""
+        monkeypatch.setattr(shutil, "rmtree", remove)
+        remove(path, *rest, **options)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(shutil, "rmtree", interrupted)
+    assert main([*args, "--overwrite"]) == 130
+    assert capsys.readouterr().err.endswith("oxeye dataset: interrupted\n")
+    assert sorted(p.name for p in out.iterdir()) == ["data.yaml", "images", "labels", "meta"]
+    for sub, suffix in (("images", ".jpg"), ("labels", ".txt"), ("meta", ".json")):
+        assert sorted(p.name for p in (out / sub).iterdir()) == [f"00000{n}{suffix}" for n in range(2)]
+    assert list(tmp_path.iterdir()) == [out]  # nothing staged left beside it
+
+
 def test_a_build_into_the_working_folder_fills_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--out . staged its build inside the folder, which was then emptied: 'Invalid argument: .', nothing written."""
     here = tmp_path / "ds"

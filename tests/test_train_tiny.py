@@ -15,6 +15,7 @@ from oxeye.service.cli import main
 from oxeye.vision.classifier import CLASSIFIER_NAME
 from oxeye.vision.classes import CLASSES, CROP_CLASSES, KEYPOINTS, KINDS
 from conftest import OXEYE_WITHOUT_POLARS, TINY_CROP, TINY_IMAGES
+from scenes import build_scenes
 from conftest import TINY_IMGSZ as IMGSZ
 from oxeye.vision.decode import decode
 
@@ -128,6 +129,29 @@ def test_the_classifier_quantizes_to_eight_bits_that_serving_loads(tiny: Path, t
     crops = np.load(tiny / "run" / "crops" / "val.npz")["images"]
     probabilities = classifier.probabilities(crops)
     assert probabilities.shape == (len(crops), len(CROP_CLASSES)) and np.allclose(probabilities.sum(axis=1), 1, atol=1e-3)
+
+
+def test_a_classifier_interrupted_as_it_is_exported_leaves_the_one_trained_before_whole(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C during the export (seconds) left an ONNX without the metadata the detector reads where it
+    loads it ('oxeye detect' then ended in a KeyError), and new weights beside it."""
+    import onnx
+
+    run = tmp_path / "run"
+    run.mkdir()
+    before = {name: (tiny / "run" / name).read_bytes() for name in (CLASSIFIER_NAME, "oxeye-cls.pt")}
+    for name, data in before.items():
+        (run / name).write_bytes(data)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(onnx, "save", interrupted)  # as the metadata is written into the exported file
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(run), "--epochs", "1", "--imgsz",
+                 str(TINY_CROP), "--batch", "32", "--per-class", "3", "--overwrite"]) == 130
+    assert capsys.readouterr().err.endswith("oxeye train-classifier: interrupted\n")
+    assert {name: (run / name).read_bytes() for name in before} == before
+    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "crops"])  # nothing partial beside them
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -276,6 +300,11 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
     assert capsys.readouterr().err == f"oxeye evaluate: error: --against {tmp_path / 'no.onnx'}: no such model\n"
     assert main(["evaluate", "--real", str(tmp_path)]) == 0  # as where the real photos are not on the machine
     assert json.loads(capsys.readouterr().out)["real_cards_edje"].startswith(f"skipped: no photos/ folder in {tmp_path}")
+    (tmp_path / "photos").mkdir()  # photos without their labels were measured as none read: recall 0.0
+    (tmp_path / "photos" / "IMG_1.jpg").write_bytes(b"a photo")
+    assert main(["evaluate", "--real", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"oxeye evaluate: error: --real {tmp_path}: photos/ holds no photo labelled "
+                                       f"in Pascal VOC (NAME.xml beside NAME.jpg)\n")
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
@@ -339,6 +368,60 @@ def test_resuming_a_finished_run_is_one_clear_line(tiny: Path, capsys: pytest.Ca
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_resumed(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C during the export (seconds) left an ONNX without the metadata the detector reads over the
+    run's model ('oxeye detect' then ended in a KeyError), and --resume refused the run as finished. An
+    earlier yolo26's oxeye-once.onnx was left beside the new model, as though its own."""
+    import onnx
+
+    from oxeye.vision.detector import Detector
+
+    run = tmp_path / "run"
+    run.mkdir()
+    before = {name: (tiny / "run" / name).read_bytes() for name in ("oxeye.pt", "oxeye.onnx", CLASSIFIER_NAME)}
+    for name, data in before.items():
+        (run / name).write_bytes(data)
+    (run / "oxeye-once.onnx").write_bytes(b"an earlier yolo26's head")  # a yolov8 has none: it goes with the rest
+    save = onnx.save
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(onnx, "save", interrupted)  # as ultralytics writes the exported file whole
+    assert main(["train", "--data", str(tiny / "ds"), "--out", str(run), "--epochs", "1", "--imgsz", str(IMGSZ),
+                 "--batch", "8", "--workers", "0", "--overwrite"]) == 130
+    assert capsys.readouterr().err.endswith("oxeye train: interrupted\n")
+    assert {name: (run / name).read_bytes() for name in before} == before
+    assert sorted(p.name for p in run.iterdir()) == sorted([*before, "oxeye-once.onnx", "train", "yolo"])
+    monkeypatch.setattr(onnx, "save", save)
+    assert main(["train", "--out", str(run), "--resume"]) == 0  # trained: only the export is done again
+    assert capsys.readouterr().out == f"trained: {run / 'oxeye.pt'}, {run / 'oxeye.onnx'}\n"
+    assert (run / "oxeye.pt").read_bytes() == (run / "train" / "weights" / "best.pt").read_bytes()
+    assert (run / "oxeye.onnx").read_bytes() != before["oxeye.onnx"] and Detector(run / "oxeye.onnx").size == IMGSZ
+    assert not (run / "oxeye-once.onnx").exists()  # read as this model's, it was the earlier one
+    assert main(["train", "--out", str(run), "--resume"]) == 2
+    assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
+
+
+TERMINATED_AS_IT_SAVES = ("import os, signal, sys, onnx; onnx.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGTERM); "
+                          "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("command", [["train", "--imgsz", str(IMGSZ), "--workers", "0"],
+                                     ["train-classifier", "--imgsz", str(TINY_CROP), "--per-class", "3"]])
+def test_a_run_terminated_as_it_exports_ends_as_interrupted_leaving_nothing_aside(tiny: Path, tmp_path: Path,
+                                                                                  command: list[str]) -> None:
+    """SIGTERM (a timeout, a lent machine's lease ending) ended the process at once, leaving in the run what
+    its export was writing aside: the detector's hidden folder (12 MB), the classifier's partial file."""
+    run = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", TERMINATED_AS_IT_SAVES, *command, "--data", str(tiny / "ds"),
+                           "--out", str(run), "--epochs", "1", "--batch", "8"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 130 and done.stderr.endswith(f"oxeye {command[0]}: interrupted\n"), done.stderr[-2000:]
+    assert [p.name for p in run.iterdir() if p.name.startswith(".")] == []
+
+
 def test_training_into_a_trained_run_is_refused_and_leaves_it_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A second run into the same --out once wrote over the first's detector or classifier without a word."""
     before = (tiny / "run" / "oxeye.pt").read_bytes()
@@ -398,8 +481,13 @@ def test_a_folder_whose_name_yaml_would_read_otherwise_is_the_data_yaml_path(tmp
 def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err
-    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume"]) == 2
+    assert main(["train", "--out", str(tmp_path / "o"), "--resume"]) == 2
     assert "no interrupted run" in capsys.readouterr().err
+    # each was taken and not used: the run went on with its own data, schedule and rate
+    assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--resume", "--lr0", "0.001"]) == 2
+    assert capsys.readouterr().err == (f"oxeye train: error: --resume continues the run as it was started: leave out "
+                                       f"--data, --lr0 (to train on otherwise, fine-tune from it with --model "
+                                       f"{tmp_path / 'o' / 'train' / 'weights' / 'last.pt'})\n")
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2
@@ -423,6 +511,59 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert capsys.readouterr().err == (f"oxeye {command}: error: --out {photo / 'run'} cannot be a folder: "
                                            f"{photo} is a file\n")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("record", ["", "{}", '{"image": "images/000001.jpg", "items": [{"code": "AS"}]}'])
+def test_a_build_holding_a_garbled_record_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              record: str) -> None:
+    """A truncated record was refused in JSON's words, naming no file; another program's JSON ended in a
+    KeyError's traceback."""
+    build = build_scenes(tmp_path / "ds", 2, 1, 128)
+    garbled = build / "meta" / "000001.json"
+    garbled.write_text(record)
+    capsys.readouterr()
+    for command in (["train", "--out", str(tmp_path / "run")], ["train-classifier", "--out", str(tmp_path / "run")],
+                    ["evaluate"]):
+        assert main([command[0], "--data", str(build), *command[1:]]) == 2
+        assert capsys.readouterr().err.startswith(
+            f"oxeye {command[0]}: error: {garbled} is not a record written by 'oxeye dataset build' (")
+
+
+def test_a_build_missing_an_image_is_one_clear_line_to_the_classifier(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV's unread image went on to its own assertion's traceback (pyrDown)."""
+    build = build_scenes(tmp_path / "ds", 2, 1, 128)
+    missing = build / "images" / "000001.jpg"
+    missing.unlink()
+    capsys.readouterr()
+    for command in (["train-classifier", "--out", str(tmp_path / "run")],
+                    ["quantize-classifier", "--model", str(DEFAULT_MODEL.with_name("oxeye-cls.pt")),
+                     "--out", str(tmp_path / "cls.onnx")]):
+        assert main([command[0], "--data", str(build), *command[1:]]) == 2
+        assert capsys.readouterr().err == f"oxeye {command[0]}: error: no such image: {missing}\n"
+    assert not (tmp_path / "cls.onnx").exists()
+
+
+def test_weights_that_are_no_detector_are_one_clear_line_before_any_work(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A .pt cut short (a copy, a save interrupted) or the classifier's went on to torch's or ultralytics' traceback."""
+    for n in range(2):
+        (tmp_path / "meta").mkdir(exist_ok=True)
+        (tmp_path / "meta" / f"00000{n}.json").write_text("{}")
+    run, cut, classifier = tmp_path / "run", tmp_path / "cut.pt", DEFAULT_MODEL.with_name("oxeye-cls.pt")
+    cut.write_bytes(DEFAULT_MODEL.with_name("oxeye.pt").read_bytes()[:1000])
+    for option, weights in (("--model", cut), ("--model", classifier), ("--transfer", cut)):
+        model = ["--model", "yolov8n-pose.yaml"] if option == "--transfer" else []
+        assert main(["train", "--data", str(tmp_path), "--out", str(run), *model, option, str(weights)]) == 2
+        assert capsys.readouterr().err == (f"oxeye train: error: {option} {weights} is not a detector's weights (an "
+                                           f"ultralytics checkpoint, as 'oxeye train' writes): a file cut short, or "
+                                           f"another model's?\n")
+    assert not run.exists()
+    (run / "train" / "weights").mkdir(parents=True)
+    (run / "train" / "weights" / "last.pt").write_bytes(cut.read_bytes())
+    assert main(["train", "--out", str(run), "--resume"]) == 2
+    assert capsys.readouterr().err.startswith(f"oxeye train: error: --resume {run / 'train' / 'weights' / 'last.pt'} "
+                                              f"is not a detector's weights")
 
 
 @pytest.mark.parametrize("command", [["train-classifier", "--data", "ds", "--out", "run"],

@@ -15,32 +15,38 @@ REAL_CARDS = "../shared/real/cards-edje"
 
 
 def _train(args: argparse.Namespace) -> int:
+    from oxeye.vision.images import terminate_as_interrupt
     from oxeye.vision.train import TrainConfig, train
 
     config = TrainConfig(args.data, args.out, args.model, args.imgsz, args.epochs, args.batch, args.labels,
                          args.val_fraction, args.workers, args.resume, args.transfer, args.cache, args.lr0,
                          args.hours, args.keypoint_sigma, args.overwrite)
-    print(f"trained: {', '.join(map(str, train(config)))}")
+    with terminate_as_interrupt():  # its export is removed, not left beside the run's model
+        print(f"trained: {', '.join(map(str, train(config)))}")
     return 0
 
 
 def _train_classifier(args: argparse.Namespace) -> int:
+    from oxeye.vision.images import terminate_as_interrupt
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
     config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
                               args.hidden_per_class, args.val_fraction, args.seed, args.model, args.overwrite)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
-    figures = train_classifier(config)
+    with terminate_as_interrupt():
+        figures = train_classifier(config)
     print(f"trained: {args.out / CLASSIFIER_NAME} ({figures['val_accuracy']:.2%} of {figures['val_crops']} "
           f"validation crops named right)")
     return 0
 
 
 def _quantize_classifier(args: argparse.Namespace) -> int:
+    from oxeye.vision.images import terminate_as_interrupt
     from oxeye.vision.quantize import quantize_classifier
 
-    crops = quantize_classifier(args.model, tuple(args.data), args.out, args.per_class, args.seed)
+    with terminate_as_interrupt():
+        crops = quantize_classifier(args.model, tuple(args.data), args.out, args.per_class, args.seed)
     print(f"quantized: {args.out} (8-bit, calibrated on {crops} crops)")
     return 0
 
@@ -109,13 +115,16 @@ def counted(count: int, noun: str) -> str:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from oxeye.vision.evaluate import evaluate
+    from oxeye.vision.evaluate import evaluate, labelled_photos
     from oxeye.vision.train import require_build
 
     if args.data is None and args.real is None:
         raise ValueError("give --data DIR (a held-out build), --real DIR, or both")
     if args.data is not None:
         require_build(args.data)
+    if args.real is not None and (args.real / "photos").is_dir() and not labelled_photos(args.real):
+        # measured as photos read with nothing found: every figure 0.0
+        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside NAME.jpg)")
     if args.against is not None and not args.against.is_file():
         raise ValueError(f"--against {args.against}: no such model")
     print(json.dumps(evaluate(args.model, args.data, args.real, args.against, args.told_kinds), indent=2))

@@ -36,6 +36,7 @@ from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import read_image
 from oxeye.vision.matching import alike, as_boxes, keypoint_stray, matches
 from oxeye.vision.reading import Item, Reading
+from oxeye.vision.train import read_record
 
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -119,7 +120,7 @@ def pipeline_map50_95(detector: Detector, data: Path, conf: float = 0.05) -> flo
 
     correct, confidences, found_classes, true_classes = [], [], [], []
     for path in sorted((data / "meta").glob("*.json")):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         reading = detector.read(read_image(data / meta["image"]), conf)
         truth = np.array([CLASS_ID[i["code"]] for i in meta["items"]], dtype=np.int64)
         found = np.array([CLASS_ID[i.code] for i in reading.items], dtype=np.int64)
@@ -163,7 +164,7 @@ def synthetic_by_photo(detector: Detector, data: Path,
     tally: dict[str, list[int]] = {}
     reports: Counter[tuple[bool, bool]] = Counter()  # every report: (read right, flagged)
     for path in sorted((data / "meta").glob("*.json")):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         # The photo's kind as generated, not its labels': a tile lying wholly off the frame leaves none.
         kinds = (KIND_OF_PLURAL[meta["kind"]],) if told else None
         reading = detector.read(read_image(data / meta["image"]), kinds=kinds)
@@ -218,7 +219,7 @@ def naming(detector: Detector, data: Path) -> float:
     from crops around their true keypoints."""
     right = total = 0
     for path in sorted((data / "meta").glob("*.json")):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         items = true_items(meta)
         if not items:
             continue
@@ -236,7 +237,7 @@ def grouping(data: Path) -> float:
     their photo's true items are grouped."""
     right = total = 0
     for path in sorted((data / "meta").glob("*.json")):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         found = {frozenset(hand.items) for hand in group_hands(true_items(meta))}
         hands = [frozenset(hand["items"]) for hand in meta["hands"] if len(hand["items"]) == 5]
         right += sum(hand in found for hand in hands)

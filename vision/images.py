@@ -19,6 +19,8 @@ side, to 3,000 x 500, was read in windows of 667 pixels).
 from __future__ import annotations
 
 import io
+import signal
+import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -226,3 +228,31 @@ def make_folder(folder: Path) -> None:
         raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None
     except OSError as error:  # said "[Errno 1] Operation not permitted: 'imm/new'", the folder unnamed as such
         raise OSError(f"cannot make the folder {folder}: {error.strerror}") from None
+
+
+@contextmanager
+def written_aside(path: Path) -> Iterator[Path]:
+    """A name beside ``path`` to write to, moved onto ``path`` only once the block ends without an error
+    and removed otherwise: a model or build interrupted as it is written is never left half written
+    where a later command reads it as whole."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        yield partial
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, timeout, a service manager's stop) ends the block as Ctrl-C does, so that what it was
+    making aside is removed: it ended the process at once, leaving a half-made build or export beside its
+    place. Outside the main thread, which alone may set a handler, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

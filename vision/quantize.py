@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision.crops import to_blob
-from oxeye.vision.images import file_in_the_way, make_folder
+from oxeye.vision.images import file_in_the_way, make_folder, written_aside
 from oxeye.vision.train import require_build
 
 
@@ -63,10 +63,6 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         del graph.metadata_props[:]
         graph.metadata_props.extend(onnx.load(str(exported)).metadata_props)  # the names and crop size
     make_folder(out.parent)
-    partial = out.with_name(out.name + ".partial")  # beside ``out``, so that ``out`` is never half written
-    try:
+    with written_aside(out) as partial:
         onnx.save(graph, str(partial))
-        partial.replace(out)
-    finally:
-        partial.unlink(missing_ok=True)
     return len(crops)

@@ -5,18 +5,25 @@ Everything runs offline (see ``vision.offline``); on a machine with CUDA the sam
 
 from __future__ import annotations
 
+import filecmp
 import json
 import math
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
+WEIGHTS = "oxeye.pt"  # a run's trained weights, beside their ONNX export
 ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
+# What the commands read of a build's record (datasets/README.md has it whole), its items' and their corners'
+RECORD_KEYS = frozenset({"image", "width", "height", "kind", "hands", "items"})
+ITEM_KEYS = frozenset({"code", "kind", "box", "visible_fraction", "corner_boxes"})
+CORNER_KEYS = frozenset({"box", "centre", "visible"})
 
 
 def require_build(folder: Path) -> None:
@@ -25,6 +32,25 @@ def require_build(folder: Path) -> None:
         raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
     if next((Path(folder) / "meta").glob("*.json"), None) is None:
         raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+
+
+def read_record(path: Path) -> dict:
+    """One image's record in a build (meta/NNNNNN.json); ValueError naming the file where it is none: a
+    truncated one was refused in JSON's words, naming no file, and another program's in a KeyError's traceback."""
+    try:
+        record = json.loads(Path(path).read_text())
+    except ValueError as error:
+        raise ValueError(f"{path} is not a record written by 'oxeye dataset build' ({error})") from None
+    items = record.get("items") if isinstance(record, dict) else None
+    if (_lacks(record, RECORD_KEYS) or not isinstance(items, list) or any(_lacks(item, ITEM_KEYS) for item in items)
+            or any(_lacks(corner, CORNER_KEYS) for item in items for corner in item["corner_boxes"])):
+        raise ValueError(f"{path} is not a record written by 'oxeye dataset build' (a field is missing)")
+    return record
+
+
+def _lacks(part: object, keys: frozenset[str]) -> bool:
+    """Whether ``part`` of a record is no JSON object holding every one of ``keys``."""
+    return not isinstance(part, dict) or not keys <= part.keys()
 
 
 def require_run_folder(out: Path) -> None:
@@ -64,8 +90,15 @@ class TrainConfig:
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
         label_classes(self.labels)
-        if self.resume:
-            return  # the interrupted run holds its own arguments
+        if self.resume:  # the interrupted run holds its own arguments: others given were silently not used
+            given = [option for option, value in (("--data", self.data), ("--model", self.model),
+                                                  ("--transfer", self.transfer), ("--lr0", self.lr0),
+                                                  ("--hours", self.hours)) if value]
+            if given:
+                last = self.out / "train" / "weights" / "last.pt"
+                raise ValueError(f"--resume continues the run as it was started: leave out {', '.join(given)} (to "
+                                 f"train on otherwise, fine-tune from it with --model {last})")
+            return
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.hours is not None and not 0 < self.hours < math.inf:  # inf: ultralytics' epochs overflow, hours in
@@ -89,7 +122,7 @@ class TrainConfig:
         if self.transfer is not None and not (self.transfer.is_file() and self.architecture.endswith(".yaml")):
             raise ValueError(f"--transfer {self.transfer} needs an existing .pt and a model .yaml to build")
         require_run_folder(self.out)
-        trained = [p for p in (self.out / "oxeye.pt", self.out / "train" / "weights" / "last.pt") if p.exists()]
+        trained = [p for p in (self.out / WEIGHTS, self.out / "train" / "weights" / "last.pt") if p.exists()]
         if trained and not self.overwrite:  # a training run writes over them, and takes hours to make again
             raise ValueError(f"--out {self.out} holds a detector trained before ({trained[0]}): choose another "
                              f"folder, --resume an interrupted run, or pass --overwrite to replace it")
@@ -160,7 +193,7 @@ def prepare_dataset(source: Path, target: Path, mode: str, val_fraction: float,
     for sub in ("images", "labels"):  # an earlier run's split (another build, another share) is no part of this one
         shutil.rmtree(target / sub, ignore_errors=True)
     for n, path in enumerate(metas):
-        meta = json.loads(path.read_text())
+        meta = read_record(path)
         split = "val" if n in val else "train"
         for sub in ("images", "labels"):
             (target / sub / split).mkdir(parents=True, exist_ok=True)
@@ -186,6 +219,7 @@ def data_yaml(folder: Path, train: str, val: str, names: tuple[str, ...], extra:
 
 def train(config: TrainConfig) -> list[Path]:
     """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
+    from oxeye.vision.images import written_aside
     from oxeye.vision.offline import ultralytics_offline
 
     config.validate()
@@ -194,17 +228,23 @@ def train(config: TrainConfig) -> list[Path]:
     from ultralytics import YOLO
 
     run = config.out / "train"
-    last = run / "weights" / "last.pt"
+    last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if config.resume:
         if not last.is_file():
             raise ValueError(f"--resume: no interrupted run at {last}")
-        if torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) < 0:
+        finished = detector_checkpoint("--resume", last).get("epoch", -1) < 0
+        if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
-        YOLO(str(last)).train(resume=True)
+        if not finished:  # else only its export was interrupted: it is exported again
+            YOLO(str(last)).train(resume=True)
     else:
+        fine_tune = config.architecture.endswith(".pt")
+        if fine_tune:
+            detector_checkpoint("--model", Path(config.architecture))
+        if config.transfer:
+            detector_checkpoint("--transfer", config.transfer)
         data = prepare_dataset(config.data, config.out / "yolo", config.labels, config.val_fraction,
                                config.keypoint_sigma)
-        fine_tune = config.architecture.endswith(".pt")
         YOLO(config.architecture).train(
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
             workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
@@ -216,24 +256,53 @@ def train(config: TrainConfig) -> list[Path]:
             **({"time": config.hours} if config.hours else {}),
             # ultralytics' "auto" optimizer ignores lr0, so a chosen rate names its optimizer too.
             **({"optimizer": "AdamW", "lr0": config.lr0} if config.lr0 else {}))
-    weights = Path(shutil.copyfile(run / "weights" / "best.pt", config.out / "oxeye.pt"))
-    return [weights, *export(weights, config.out)]
+    files = export(best, config.out)
+    with written_aside(config.out / WEIGHTS) as partial:  # last: the mark of a run exported whole
+        shutil.copyfile(best, partial)
+    return [config.out / WEIGHTS, *files]
+
+
+def detector_checkpoint(option: str, weights: Path) -> dict:
+    """The ultralytics checkpoint saved in ``weights``; ValueError naming ``option`` where the file is none (one
+    cut short, the classifier's oxeye-cls.pt): each went on to torch's or ultralytics' traceback."""
+    import torch
+
+    try:
+        saved = torch.load(weights, map_location="cpu", weights_only=False)
+    except Exception:  # torch raises many kinds, at length, for a file that is not its checkpoint
+        saved = None
+    if not (isinstance(saved, dict) and isinstance(saved.get("ema") or saved.get("model"), torch.nn.Module)):
+        raise ValueError(f"{option} {weights} is not a detector's weights (an ultralytics checkpoint, as 'oxeye train' "
+                         f"writes): a file cut short, or another model's?")
+    return saved
+
+
+def exported(best: Path, folder: Path) -> bool:
+    """Whether ``folder`` holds the export of the run's ``best`` weights, whole: its oxeye.pt, copied there
+    once every ONNX is in place, is those weights."""
+    return (folder / WEIGHTS).is_file() and filecmp.cmp(best, folder / WEIGHTS, shallow=False)
 
 
 def export(weights: Path, folder: Path) -> list[Path]:
     """ONNX of trained weights into ``folder``: oxeye.onnx, whose proposals the decoder suppresses,
     and for a model that also learnt to propose each item once (yolo26's second head) that head
-    alone, oxeye-once.onnx, read with no suppression (``Detector.proposes_once``)."""
+    alone, oxeye-once.onnx, read with no suppression (``Detector.proposes_once``). Each is exported
+    in a hidden folder inside ``folder`` and moved into place once all are whole: an export interrupted
+    (it takes seconds) left a file without the metadata the detector reads, over the one before."""
     from ultralytics import YOLO
 
-    model = YOLO(str(weights))
-    heads = {"oxeye.onnx": None}  # ultralytics' nms=None: the head whose proposals are suppressed
-    if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
-        heads = {ONCE_NAME: False, **heads}  # first: each export writes beside the weights under one name
-    files = []
-    for name, nms in heads.items():  # each export works on a copy of the model
-        # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
-        exported = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
+    with tempfile.TemporaryDirectory(prefix=".export-", dir=folder) as work:
+        staged = Path(shutil.copyfile(weights, Path(work) / weights.name))  # each export is written beside it
+        model = YOLO(str(staged))
+        heads = {"oxeye.onnx": None}  # ultralytics' nms=None: the head whose proposals are suppressed
+        if getattr(model.model.model[-1], "one2one_cv2", None) is not None:
+            heads = {ONCE_NAME: False, **heads}
+        files = []
+        for name, nms in heads.items():  # each export works on a copy of the model
+            # A dynamic input lets the detector run a 16:9 frame as a rectangle instead of a padded square.
+            onnx = model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], simplify=True, dynamic=True,
                                 nms=nms)
-        files.append(Path(shutil.move(exported, folder / name)))
-    return files
+            files.append(Path(onnx).rename(Path(work) / name))
+        if ONCE_NAME not in heads:  # an earlier model's, trained over (--overwrite): it would read as this one's
+            (folder / ONCE_NAME).unlink(missing_ok=True)
+        return [file.replace(folder / name) for file, name in zip(files, heads)]

@@ -9,20 +9,19 @@ are crops of bare table. The classifier is exported to ONNX as ``oxeye-cls.onnx`
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
 from oxeye.vision.crops import item_crops, pyramid
 from oxeye.vision.decode import iou_matrix
-from oxeye.vision.train import require_build, require_run_folder
+from oxeye.vision.images import read_image, written_aside
+from oxeye.vision.train import read_record, require_build, require_run_folder
 
 if TYPE_CHECKING:  # torch is imported only when training
     from torch import nn
@@ -157,7 +156,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
     split: dict[str, tuple[list[np.ndarray], list[int]]] = {"train": ([], []), "val": ([], [])}
     counts = {name: Counter() for name in split}
     for n in rng.permutation(len(metas)):  # a random order, so that capped classes draw from every image
-        meta = json.loads(metas[n].read_text())
+        meta = read_record(metas[n])
         wanted = []  # (kind, keypoints, which end's crop, label)
         for item in meta["items"]:
             points = np.array([c["centre"] for c in item["corner_boxes"]], np.float64)
@@ -169,7 +168,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
             wanted += [("card", bare, 0, BACKGROUND) for bare in _bare_points(meta, rng, 2)]
         if not wanted:
             continue
-        levels = pyramid(cv2.imread(str(metas[n].parent.parent / meta["image"]), cv2.IMREAD_COLOR))
+        levels = pyramid(read_image(metas[n].parent.parent / meta["image"]))  # OSError naming one missing
         for kind, points, end, label in wanted:
             part = "val" if counts["val"][label] <= val_fraction * counts["train"][label] else "train"
             if counts[part][label] < cap[label]:
@@ -221,7 +220,11 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
                      lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
     figures = {"val_accuracy": accuracy(model, val_images, val_labels), "train_loss": losses[-1],
                "train_crops": len(images), "val_crops": len(val_images)}
-    torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
-               config.out / CLASSIFIER_WEIGHTS)
-    export_onnx(model, config.imgsz, config.out / CLASSIFIER_NAME)
+    # Each written aside, the weights last: a run interrupted here (export takes seconds) left an ONNX
+    # without its metadata where the detector loads it, and weights that refused a second run.
+    with written_aside(config.out / CLASSIFIER_NAME) as partial:
+        export_onnx(model, config.imgsz, partial)
+    with written_aside(config.out / CLASSIFIER_WEIGHTS) as partial:
+        torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
+                   partial)
     return figures
