@@ -288,6 +288,25 @@ def test_missing_model_or_unreadable_image_is_one_clear_line(tmp_path: Path, cap
     assert err.startswith(f"oxeye detect: error: {classifier} is not a detector") and err.count("\n") == 1
 
 
+def test_a_model_without_its_metadata_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An ONNX exported otherwise than by oxeye (without ultralytics' names and input size) was a KeyError traceback."""
+    import cv2
+    import onnx
+
+    photo = tmp_path / "blank.png"
+    cv2.imwrite(str(photo), np.zeros((32, 32, 3), np.uint8))
+    for name, how in ((DEFAULT_MODEL.name, "'oxeye train'"), (CLASSIFIER_NAME, "'oxeye train-classifier'")):
+        for shipped in (DEFAULT_MODEL, DEFAULT_MODEL.with_name(CLASSIFIER_NAME)):
+            model = onnx.load(str(shipped))
+            if shipped.name == name:
+                del model.metadata_props[:]
+            onnx.save(model, str(tmp_path / shipped.name))
+        assert main(["detect", str(photo), "--model", str(tmp_path / DEFAULT_MODEL.name)]) == 2
+        err = capsys.readouterr().err
+        assert err == (f"oxeye detect: error: {tmp_path / name} lacks the metadata names, imgsz that {how} writes: "
+                       "export it that way\n")
+
+
 def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tmp_path: Path,
                                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "--data", str(tmp_path)]) == 2

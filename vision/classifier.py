@@ -17,7 +17,7 @@ from oxeye.vision.completion import Completion, Spot, spots
 from oxeye.vision.crops import item_crops, to_blob
 from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, RIVAL_RATIO, Hand, Item, doubt
-from oxeye.vision.runtime import open_session
+from oxeye.vision.runtime import open_session, required
 
 CLASSIFIER_NAME = "oxeye-cls.onnx"  # the classifier lives beside the detector it serves
 CLASSIFIER_WEIGHTS = "oxeye-cls.pt"  # its torch weights, beside it
@@ -71,6 +71,7 @@ class Classifier:
         self.rescue = Rescue()
         self.doubt = Doubt()
         self.completion = Completion()
+        required(metadata, ("names", "imgsz"), model, "'oxeye train-classifier'")
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.classes import CLASSES, KEYPOINTS, KINDS, kind_of
+from oxeye.vision.classes import KEYPOINTS, KINDS, kind_of
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier, Twins, without_twins
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
@@ -19,7 +19,7 @@ from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import colourless
 from oxeye.vision.letterbox import Letterbox, letterbox
 from oxeye.vision.reading import NO_COLOUR, Hand, Item, Reading
-from oxeye.vision.runtime import open_session
+from oxeye.vision.runtime import open_session, required
 from oxeye.vision.tiles import Tiling, Window
 
 # Candidates below this are dropped (but for the crop classifier's sure reads, ``classifier.Rescue``);
@@ -69,9 +69,10 @@ class Detector:
         self.input_name = feed.name
         # A dynamic input (exported with dynamic=True) takes the smallest stride-padded rectangle.
         dynamic = not isinstance(feed.shape[2], int)
+        required(metadata, ("names", "imgsz") if dynamic else ("names",), model, "'oxeye train'")
         self.size = max(metadata["imgsz"]) if dynamic else int(feed.shape[2])
         self.stride = int(metadata.get("stride", 32)) if dynamic else None
-        names = metadata.get("names", dict(enumerate(CLASSES)))
+        names = metadata["names"]
         self.names = tuple(names[i] for i in range(len(names)))
         self.keypoints = int(metadata.get("kpt_shape", (0,))[0])
         # A head that proposes each item once (exported with nms=False) is read without suppression.

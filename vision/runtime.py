@@ -26,6 +26,14 @@ def open_session(model: Path, threads: int, missing_hint: str) -> tuple[Any, dic
     return session, {key: _parse(value) for key, value in metadata.items()}
 
 
+def required(metadata: dict[str, Any], keys: tuple[str, ...], model: Path, how: str) -> None:
+    """OSError unless the model's metadata holds ``keys``: an ONNX exported otherwise than ``how`` lacks them, and
+    was a KeyError traceback."""
+    missing = [key for key in keys if key not in metadata]
+    if missing:
+        raise OSError(f"{model} lacks the metadata {', '.join(missing)} that {how} writes: export it that way")
+
+
 def _parse(value: str) -> Any:
     """ultralytics writes metadata values as Python literals (names, imgsz); others stay text."""
     try:
