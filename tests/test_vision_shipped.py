@@ -144,6 +144,37 @@ def test_a_dealer_drill_picture_is_read_back_exactly(kind: str, hands: list[list
     assert not any(item.flag for item in reading.items)
 
 
+def test_a_picture_of_four_rows_laid_close_is_read_row_by_row(tmp_path: Path) -> None:
+    """Four drill rows of five in 640 x 480, neighbouring rows drawing together at their ends: the second row
+    was read as four cards and one, its last card alone (first grouped with the first row's last two)."""
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.scene import render_hands
+    from oxeye.vision.classes import CARD_CLASSES
+    from oxeye.vision.detector import Detector
+
+    rng = np.random.default_rng(8)
+    deck = rng.permutation(CARD_CLASSES)
+    hands = [list(deck[row * 5:row * 5 + 5]) for row in range(4)]
+    picture = render_hands(rng, load_library(tmp_path / "no-decks"), "cards", hands, (640, 480)).image
+    assert [sorted(hand.codes) for hand in Detector().read(picture).hands] == [sorted(hand) for hand in hands]
+
+
+def test_a_wide_picture_read_in_two_windows_is_read_as_laid(tmp_path: Path) -> None:
+    """Four rows of five in 1600 x 720 (2.2:1, read in two windows): a card where the windows overlap was read
+    KS in one and KC in the other and both were kept, so that its row was read as hands of four and two."""
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.scene import render_hands
+    from oxeye.vision.classes import CARD_CLASSES
+    from oxeye.vision.detector import Detector
+
+    hands = [list(hand) for hand in np.random.default_rng(12).permutation(CARD_CLASSES)[:20].reshape(4, 5)]
+    picture = render_hands(np.random.default_rng(12), load_library(tmp_path / "no-decks"), "cards", hands, (1600, 720))
+    detector = Detector()
+    assert len(detector.tiling.windows(1600, 720)) == 2
+    reading = detector.read(picture.image)
+    assert [sorted(hand.codes) for hand in reading.hands] == [sorted(hand) for hand in hands]
+
+
 def test_a_phone_s_48_megapixel_jpeg_is_read_as_the_photo_it_enlarges(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """A drill enlarged 8.4 times to a phone's 8064 x 6048 (refused before by the service, at 40 megapixels) is

@@ -14,7 +14,7 @@ from oxeye.vision.classes import KEYPOINTS, KINDS, kind_of
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier, Twins, without_twins
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import pyramid
-from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
+from oxeye.vision.decode import Detections, cross_class_suppression, decode, iou_matrix, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import colourless
 from oxeye.vision.letterbox import Letterbox, letterbox
@@ -35,8 +35,9 @@ class Suppression:
     default, which the decoder keeps to agree with its predictions; fanned cards' boxes overlap so
     that at 0.7 at most 98.5% of the held-out items could stand, at 0.8 99.9% (``python -m
     bench.nms_ceiling``), but this detector's own duplicates decide (``python -m bench.nms_sweep``).
-    ``cross``: a card's box and a tile's overlapping this much are one item read as both kinds (of
-    21,712 pairs of distinct true items in 160 generated photos, 2 overlap above 0.8, none above 0.9)."""
+    ``cross``: a card's box and a tile's overlapping this much are one item read as both kinds, as are two boxes
+    of one kind read in two windows of a panorama (``merge_windows``): of 21,712 pairs of distinct true items in
+    160 generated photos, 2 overlap above 0.8, none above 0.9."""
 
     iou: float = 0.7
     cross: float = 0.8
@@ -171,18 +172,33 @@ class Detector:
             items, _, read_at = self._read_frame(np.ascontiguousarray(image[y1:y2, x1:x2]), conf, kinds, start)
             seen.append(((x1, y1, x2, y2), items))
             sizes[read_at] += 1
-        return merge_windows(seen, self.classifier.twins if self.classifier else Twins()), sizes.most_common(1)[0][0]
+        twins = self.classifier.twins if self.classifier else Twins()
+        return merge_windows(seen, twins, self.suppression.cross), sizes.most_common(1)[0][0]
 
 
-def merge_windows(seen: list[tuple[Window, list[Item]]], twins: Twins) -> list[Item]:
+def merge_windows(seen: list[tuple[Window, list[Item]]], twins: Twins, same: float = Suppression.cross) -> list[Item]:
     """The items read in each window, in the frame's pixels, surest first. An item cut by its window's edge is
-    left to another window that holds it whole, and one seen in two windows where they overlap is kept once,
-    as an item seen twice in one frame is (``twins``)."""
+    left to another window that holds it whole, and one seen in two windows where they overlap is kept once, as
+    an item seen twice in one frame is (``twins``), or where its two boxes overlap by more than ``same`` (IoU),
+    though they read as two codes (``_once``)."""
     windows = [window for window, _ in seen]
     items = [moved for window, found in seen for item in found
              if not _held_elsewhere(moved := item.shifted(*window[:2]), window, windows)]
     items.sort(key=lambda item: -item.confidence)
-    return without_twins(items, twins)
+    return without_twins(_once(items, same), twins)
+
+
+def _once(items: list[Item], same: float) -> list[Item]:
+    """``items`` (surest first) less each whose box overlaps a surer one's of its kind by more than ``same``: one
+    card read in two windows as KS and KC, which the twin rule keeps as a fanned card and its neighbour, made a
+    row of five six and its hands were grouped wrong; distinct items seldom overlap so much (``Suppression``)."""
+    boxes = np.asarray([item.box for item in items], np.float64).reshape(-1, 4)
+    overlaps = iou_matrix(boxes, boxes)
+    kept: list[int] = []
+    for i, item in enumerate(items):
+        if not any(items[k].kind == item.kind and overlaps[i, k] > same for k in kept):
+            kept.append(i)
+    return [items[i] for i in kept]
 
 
 def _held_elsewhere(item: Item, window: Window, windows: list[Window]) -> bool:

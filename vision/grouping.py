@@ -5,7 +5,8 @@ cluster of more than five, as when fans overlap, is split by capped single-linka
 clustering of the item centres into groups of at most five (single linkage follows the
 chain of items along a row, spread or fan; it beat average and complete linkage on the
 generator's ground-truth boxes: 80% of hands exact against 65-73%), then refined by moving
-or swapping items between groups while that lowers each group's spanning-tree length plus
+or swapping one or two items between neighbouring groups while that leaves fewer groups (a
+hand's last card the split left alone joins it) or lowers each group's spanning-tree length plus
 its thickness across its main axis, as a hand lies along a line or in a compact fan. Where the
 items' keypoints say how each lies, two items turned from each other are further apart by the
 turn: a row's or a spread's items lie parallel and a fan's turn a little from one to the next,
@@ -20,7 +21,7 @@ from a neighbour's.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import permutations
+from itertools import combinations, permutations
 from math import sqrt
 
 import numpy as np
@@ -84,41 +85,56 @@ def _tree_length(group: list[int], distance: np.ndarray) -> float:
 def _thickness(group: list[int], centres: list[list[float]]) -> float:
     """Standard deviation of the centres across their main axis (0 for a straight row); plain Python, as
     groups hold at most five points and numpy's per-call cost would dominate."""
-    if len(group) < 3:
+    n = len(group)
+    if n < 3:
         return 0.0
-    mx, my = sum(centres[i][0] for i in group) / len(group), sum(centres[i][1] for i in group) / len(group)
-    dx, dy = [centres[i][0] - mx for i in group], [centres[i][1] - my for i in group]
-    a, b, c = sum(u * u for u in dx), sum(u * v for u, v in zip(dx, dy)), sum(v * v for v in dy)
-    return sqrt(max((a + c) / 2 - sqrt(((a - c) / 2) ** 2 + b * b), 0.0) / (len(group) - 1))
+    sx = sy = sxx = sxy = syy = 0.0
+    for i in group:
+        x, y = centres[i]
+        sx, sy, sxx, sxy, syy = sx + x, sy + y, sxx + x * x, sxy + x * y, syy + y * y
+    a, b, c = sxx - sx * sx / n, sxy - sx * sy / n, syy - sy * sy / n
+    return sqrt(max((a + c) / 2 - sqrt(((a - c) / 2) ** 2 + b * b), 0.0) / (n - 1))
 
 
 def _moves(a: list[int], b: list[int]) -> Iterator[tuple[list[int], list[int]]]:
-    """Every way to move one item of group a into group b, or to swap it with one of b's."""
-    for i in a:
-        rest = [x for x in a if x != i]
-        if len(b) < HAND_SIZE:
-            yield rest, b + [i]
-        for j in b:
-            yield rest + [j], [x for x in b if x != j] + [i]
+    """Every way to move one or two items of group a into group b, or to swap them with as many of b's: two
+    rows lying close are mixed by the split two and three a side, which no single move or swap undoes."""
+    for count in (1, 2):
+        for taken in combinations(a, count):
+            rest = [x for x in a if x not in taken]
+            if len(b) + count <= HAND_SIZE:
+                yield rest, b + list(taken)
+            for given in combinations(b, count):
+                yield rest + list(given), [x for x in b if x not in given] + list(taken)
 
 
 def _refine(groups: list[list[int]], centres: np.ndarray, distance: np.ndarray, reach: float) -> list[list[int]]:
-    """Between groups within ``reach`` of each other, apply moves that lower the summed cost until none does."""
+    """Between groups within ``reach`` of each other, apply moves that leave fewer groups, or as many at a lower
+    summed cost, until none does: a hand's item the split left alone, or two, join it where the hand has room."""
     points = centres.tolist()
+    spreads: dict[frozenset[int], float] = {}
     known: dict[frozenset[int], float] = {}
 
+    def spread(group: list[int]) -> float:
+        """The group's thickness term, never above its cost: most moves are ruled out by it before a tree is measured."""
+        key = frozenset(group)
+        if key not in spreads:
+            spreads[key] = THICKNESS * _thickness(group, points) * len(group)
+        return spreads[key]
+
     def cost(group: list[int]) -> float:
+        """The group's spanning-tree length plus its thickness term."""
         key = frozenset(group)
         if key not in known:
-            known[key] = _tree_length(group, distance) + THICKNESS * _thickness(group, points) * len(group)
+            known[key] = _tree_length(group, distance) + spread(group)
         return known[key]
 
     def improve(a: int, b: int) -> bool:
         if not groups[a] or not groups[b] or distance[np.ix_(groups[a], groups[b])].min() > reach:
             return False
-        now = cost(groups[a]) + cost(groups[b])
+        bar = cost(groups[a]) + cost(groups[b]) - 1e-9  # to lower by more than rounding
         for new_a, new_b in _moves(groups[a], groups[b]):
-            if cost(new_a) + cost(new_b) < now - 1e-9:
+            if not (new_a and new_b) or (spread(new_a) + spread(new_b) < bar and cost(new_a) + cost(new_b) < bar):
                 groups[a], groups[b] = new_a, new_b
                 return True
         return False
@@ -171,7 +187,8 @@ def group_hands(items: list[Item]) -> list[Hand]:
         if len(cluster) <= HAND_SIZE:
             groups.append(cluster)
         else:
-            groups += _refine(_split(cluster, distance), centres, distance, length)
+            # Groups whose nearest items lie as far apart as the clustering joins items: a card's length and a gap.
+            groups += _refine(_split(cluster, distance), centres, distance, (1 + GAP) * length)
     groups.sort(key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
     for item in items:  # a flag of an earlier grouping of these items goes: this one decides
         item.flag = None if item.flag == UNSURE_HAND else item.flag
