@@ -6,6 +6,8 @@ import argparse
 import logging
 import os
 import socket
+import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -94,8 +96,28 @@ def _serve(args: argparse.Namespace) -> int:
                                 ws_max_size=settings.max_upload_bytes)
         # uvicorn names its address only for sockets it binds itself.
         logging.getLogger("uvicorn.error").info("OxEye on %s (API docs at /docs; Ctrl+C to stop)", address(sock))
-        _server(config).run(sockets=[sock])
+        try:
+            _server(config).run(sockets=[sock])
+        except KeyboardInterrupt:
+            _leave_at_once(130, "oxeye serve: interrupted")
+            raise
+    _leave_at_once(0)
     return 0
+
+
+def _leave_at_once(status: int, words: str = "") -> None:
+    """End the process now, with ``status``, where a thread of the service's own (named oxeye-..., all daemons)
+    is still at work: Python's exit ran C++ destructors under it (OpenCV's, as the warm-up made the trainer's
+    faces or a stalled camera was read), which ended in 'terminate called without an active exception' and
+    SIGABRT in place of the status meant. Such a thread holds nothing to keep; the log is flushed first."""
+    if not any(thread.name.startswith("oxeye-") and thread.is_alive() for thread in threading.enumerate()):
+        return
+    if words:
+        print(words, file=sys.stderr)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -236,3 +236,18 @@ def test_a_database_it_cannot_open_is_one_line_and_status_2(tmp_path: Path) -> N
     assert (tmp_path / "notes.txt").read_text() == "not a database"
     with sqlite3.connect(tmp_path / "other.db") as other:  # left as it was: none of the ledger's tables added
         assert other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("tables",)]
+
+
+def test_ctrl_c_as_it_warms_up_ends_as_interrupted(tmp_path: Path) -> None:
+    """Ctrl-C in the seconds after a start, as the warm-up thread made the trainer's faces with OpenCV, ended in
+    'terminate called without an active exception' and SIGABRT (status -6), Python's exit running C++
+    destructors under that thread. Stopped at a few moments of the warm-up, it ends as interrupted (130)."""
+    import time
+
+    for after in (0.0, 0.5, 1.0, 1.5):
+        server = start_server(tmp_path / str(after), free_port())
+        time.sleep(after)
+        server.send_signal(signal.SIGINT)
+        server.wait(10)
+        log = server.stderr.read().decode()
+        assert server.returncode == 130 and "terminate called" not in log and log.endswith("oxeye serve: interrupted\n"), (after, log)
