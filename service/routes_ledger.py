@@ -11,7 +11,7 @@ from oxeye.service.db import KEY_MOST, RoundRow, TableRow
 from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
-from oxeye.service.exact_numbers import ExactNumbersRoute
+from oxeye.service.exact_numbers import ExactJSONResponse, ExactNumbersRoute
 from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # rounds listed at once: by default, and at most
@@ -20,7 +20,8 @@ PAGE, PAGE_MOST = 100, 1000  # rounds listed at once: by default, and at most
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=KEY_MOST,
                                               pattern=r"^[\x20-\x7e]+$", description="one per round; a resend reuses it")]
 
-router = APIRouter(prefix="/v1/tables", tags=["ledger"],
+# Bodies read digit for digit: a table's inline rules read as floats were stored, shown and settled rounded.
+router = APIRouter(prefix="/v1/tables", tags=["ledger"], route_class=ExactNumbersRoute,
                    responses={400: {"model": Problem}, 404: {"model": Problem}})
 
 
@@ -31,35 +32,41 @@ def _table_out(table: TableRow, counts: dict[int, int]) -> TableOut:
                     balances={k: json_number(v) for k, v in ledger.balances(table).items()})
 
 
+def _tables_answer(tables: TableOut | list[TableOut], status_code: int = 200) -> ExactJSONResponse:
+    """Tables as answered, their rules' numbers as stored, digit for digit (a response model wrote them as text)."""
+    content = [t.model_dump() for t in tables] if isinstance(tables, list) else tables.model_dump()
+    return ExactJSONResponse(content, status_code)
+
+
 def _round_out(row: RoundRow) -> RoundOut:
     return RoundOut(number=row.number, banker=row.banker, settlement=row.settlement, created=row.created)
 
 
 @router.post("", response_model=TableOut, status_code=201, dependencies=KeyChecked,
              responses={401: {"model": Problem}, 409: {"model": Problem}})
-def open_table(body: TableIn, db: Db) -> TableOut:
+def open_table(body: TableIn, db: Db) -> ExactJSONResponse:
     """Open a table with its house rules, seats (in order to the right) and first banker."""
-    return _table_out(ledger.create_table(db, body), {})
+    return _tables_answer(_table_out(ledger.create_table(db, body), {}), 201)
 
 
 @router.get("", response_model=list[TableOut])
-def tables(db: Db) -> list[TableOut]:
+def tables(db: Db) -> ExactJSONResponse:
     """Every table, in the order they were opened, each with who banks now and everyone's balance."""
     counts = ledger.round_counts(db)
-    return [_table_out(t, counts) for t in ledger.list_tables(db)]
+    return _tables_answer([_table_out(t, counts) for t in ledger.list_tables(db)])
 
 
 @router.get("/{table_id}", response_model=TableOut)
-def table(table_id: RowId, db: Db) -> TableOut:
+def table(table_id: RowId, db: Db) -> ExactJSONResponse:
     """A table: who banks now and everyone's balance."""
-    return _table_out(ledger.get_table(db, table_id), ledger.round_counts(db, table_id))
+    return _tables_answer(_table_out(ledger.get_table(db, table_id), ledger.round_counts(db, table_id)))
 
 
 @router.patch("/{table_id}", response_model=TableOut, dependencies=KeyChecked,
               responses={401: {"model": Problem}, 422: {"model": Problem}})
-def change_table(table_id: RowId, body: TableChange, db: Db) -> TableOut:
+def change_table(table_id: RowId, body: TableChange, db: Db) -> ExactJSONResponse:
     """Change a table's seats or banker, as when someone leaves or joins; balances are kept."""
-    return _table_out(ledger.change_table(db, table_id, body), ledger.round_counts(db, table_id))
+    return _tables_answer(_table_out(ledger.change_table(db, table_id, body), ledger.round_counts(db, table_id)))
 
 
 def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idempotency_key: IdempotencyKey = None) -> RoundOut:
@@ -72,7 +79,7 @@ def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idemp
 
 
 router.add_api_route("/{table_id}/rounds", play_round, methods=["POST"], response_model=RoundOut, status_code=201,
-                     dependencies=KeyChecked, response_model_exclude_unset=True, route_class_override=ExactNumbersRoute,
+                     dependencies=KeyChecked, response_model_exclude_unset=True,
                      responses={200: {"model": RoundOut, "description": "the round stored under this Idempotency-Key"},
                                 401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}})
 

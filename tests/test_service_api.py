@@ -130,6 +130,24 @@ def test_settle_and_rounds_answer_as_the_command_line_prints(client: TestClient,
     assert _exactly(recorded) == _exactly(listed) == _exactly(json.loads(printed))
 
 
+def test_a_tables_inline_rules_are_kept_and_settled_digit_for_digit(client: TestClient) -> None:
+    """A table's rules were read as floats: a commission of 0.0099999999999999999 was stored, shown and
+    settled as 0.01 (a cent more taken from a win of 7), where /v1/settle reads it digit for digit."""
+    rules = '{"base": "gnau", "commission": 0.0099999999999999999}'
+    opened = client.post("/v1/tables", headers={**KEY, **JSON}, content='{"name": "t", "rules": %s, '
+                         '"seats": ["ann", "bo"], "banker": "ann"}' % rules)
+    assert opened.status_code == 201 and '"rules":{"base":"gnau","commission":0.0099999999999999999}' in opened.text
+    played = {"hands": {"ann": "10S 9H 8D 4C 4H", "bo": "KS QH JD KC QD"}, "stakes": {"bo": 1}}  # Five Dukes: 7
+    recorded = client.post(f"/v1/tables/{opened.json()['id']}/rounds", json=played, headers=KEY).json()["settlement"]
+    settled = client.post("/v1/settle", headers=JSON, content='{"rules": %s, "banker": {"name": "ann", "hand": '
+                          '"10S 9H 8D 4C 4H"}, "players": [{"name": "bo", "hand": "KS QH JD KC QD", "stake": 1}]}' % rules)
+    assert recorded == settled.json() and (recorded["house"], recorded["players"][0]["delta"]) == (0.06, 6.94)
+    for listed in (client.get(f"/v1/tables/{opened.json()['id']}").text, client.get("/v1/tables").text):
+        assert '"commission":0.0099999999999999999' in listed
+    usual = _table(client, name="usual", rules={"base": "gnau", "commission": 0.05}).text
+    assert '"rules":{"base":"gnau","commission":0.05}' in usual  # a number still, not the text "0.05"
+
+
 @pytest.mark.parametrize(("path", "body", "status", "message"), [
     ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S"}, 400, "a hand has 5 items, got 4"),
     ("/v1/hand", {"rules": "gnau", "hand": "AS 2S 3S 4S ZZ"}, 400, "unknown card code 'ZZ'"),
