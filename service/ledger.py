@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Participant, parse_hand, settle
-from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
+from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker, amount_text
 from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
@@ -194,7 +194,7 @@ def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:
     for name, delta in deltas.items():
         totals[name] = totals.get(name, Decimal(0)) + delta
         if abs(totals[name]) >= AMOUNT_LIMIT:
-            raise ServiceError(f"this round would bring {name}'s balance to {totals[name].normalize():e}, "
+            raise ServiceError(f"this round would bring {name}'s balance to {amount_text(totals[name])}, "
                                "too large to keep to the cent (under 1e13)")
     for name in deltas:
         if name not in held:

@@ -252,7 +252,7 @@ def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_c
     assert '"balances":{"ann":-6999999999999.93,"bo":6999999999999.93}' in client.get(f"/v1/tables/{table['id']}").text
     again = client.post(f"/v1/tables/{table['id']}/rounds", json=rich, headers=KEY)
     assert (again.status_code, again.json()) == (400, {"error": "this round would bring ann's balance to "
-                                                       "-1.399999999999986e+13, too large to keep to the cent (under 1e13)"})
+                                                       "-13,999,999,999,999.86, too large to keep to the cent (under 1e13)"})
     assert client.get(f"/v1/tables/{table['id']}").json()["rounds"] == 1
     with client.app.state.sessions() as db:  # a balance past it, as stored before balances were held under it
         for row, moved in zip(db.get(TableRow, table["id"]).totals, ("-1e13", "1e13")):
