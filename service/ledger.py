@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -78,18 +78,17 @@ def get_table(session: Session, table_id: int) -> TableRow:
     return table
 
 
-def list_tables(session: Session) -> list[TableRow]:
-    """Every table, in the order they were opened."""
-    return list(session.scalars(select(TableRow).order_by(TableRow.id)))
+def tables_after(session: Session, after: int, limit: int) -> list[TableRow]:
+    """The tables opened after the one of id ``after``, in the order they were opened, at most ``limit`` of them."""
+    page = select(TableRow).where(TableRow.id > after).order_by(TableRow.id).limit(limit)
+    return list(session.scalars(page))
 
 
-def round_counts(session: Session, table_id: int | None = None) -> dict[int, int]:
-    """How many rounds each table (or only this one) has recorded: its last round's number, as they run 1, 2,
-    ..., read from the rounds' index rather than by loading every round. A table with none is left out."""
-    last = select(RoundRow.table_id, func.max(RoundRow.number)).group_by(RoundRow.table_id)
-    if table_id is not None:
-        last = last.where(RoundRow.table_id == table_id)
-    return {table: count for table, count in session.execute(last)}
+def round_counts(session: Session, table_ids: Collection[int]) -> dict[int, int]:
+    """How many rounds each of these tables has recorded: its last round's number, as they run 1, 2, ...,
+    read from the rounds' index rather than by loading every round. A table with none is left out."""
+    last = select(RoundRow.table_id, func.max(RoundRow.number)).where(RoundRow.table_id.in_(table_ids))
+    return {table: count for table, count in session.execute(last.group_by(RoundRow.table_id))}
 
 
 def rounds_after(session: Session, table_id: int, after: int, limit: int) -> list[RoundRow]:
@@ -114,7 +113,7 @@ def record_round(session: Session, table_id: int, played: RoundIn, key: str | No
             session.commit()  # lets the table's row go
             return stored, False
         row = _settled_round(table, played)
-        row.number = round_counts(session, table_id).get(table_id, 0) + 1
+        row.number = round_counts(session, [table_id]).get(table_id, 0) + 1
         session.add(row)
         if key is not None:
             session.add(RoundKeyRow(table_id=table_id, key=key, round=row))

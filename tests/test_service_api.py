@@ -337,6 +337,17 @@ def test_a_round_and_a_table_read_load_none_of_the_tables_rounds(client: TestCli
     assert (table["rounds"], table["balances"]) == (4, {"ann": -9.8, "bo": 9.8})  # 4 x 7 x 0.35, to the cent
 
 
+def _refuses_bad_pages(client: TestClient, listing: str) -> None:
+    """The listing refuses a page asked for out of range, or with a query field unknown or given twice."""
+    for query, message in [("limit=0", "query.limit: Input should be greater than or equal to 1"),
+                           ("limit=1001", "query.limit: Input should be less than or equal to 1000"),
+                           ("after=-1", "query.after: Input should be greater than or equal to 0"),
+                           ("afer=100", "unknown query field: 'afer' (known: after, limit)"),
+                           ("after=1&after=2", "query field given more than once: 'after'")]:
+        response = client.get(f"{listing}?{query}")
+        assert response.status_code == 422 and message in response.json()["error"], (query, response.json())
+
+
 def test_rounds_are_listed_a_page_at_a_time(client: TestClient) -> None:
     """The whole list at once: 390 kB at 600 rounds, however few a client wanted."""
     table_id = _table(client, rules="gnau", seats=["ann", "bo"]).json()["id"]
@@ -350,14 +361,23 @@ def test_rounds_are_listed_a_page_at_a_time(client: TestClient) -> None:
     assert [r["number"] for r in last.json()] == [101, 102, 103] and "link" not in last.headers
     assert [r["number"] for r in client.get(f"/v1/tables/{table_id}/rounds?after=98&limit=3").json()] == [99, 100, 101]
     assert client.get(f"/v1/tables/{table_id}/rounds?after=103").json() == []
-    for query, message in [("limit=0", "query.limit: Input should be greater than or equal to 1"),
-                           ("limit=1001", "query.limit: Input should be less than or equal to 1000"),
-                           ("after=-1", "query.after: Input should be greater than or equal to 0"),
-                           ("afer=100", "unknown query field: 'afer' (known: after, limit)"),
-                           ("after=1&after=2", "query field given more than once: 'after'")]:
-        response = client.get(f"/v1/tables/{table_id}/rounds?{query}")
-        assert response.status_code == 422 and message in response.json()["error"], (query, response.json())
+    _refuses_bad_pages(client, f"/v1/tables/{table_id}/rounds")
     assert client.get("/v1/tables/99/rounds?limit=5").json() == {"error": "no table 99"}
+
+
+def test_tables_are_listed_a_page_at_a_time(client: TestClient) -> None:
+    """Every table at once, however many the server held: thousands in one answer."""
+    opened = [_table(client, name=f"t{n}").json()["id"] for n in range(101)]
+    first = client.get("/v1/tables")
+    assert [t["id"] for t in first.json()] == opened[:100]  # as before, for a ledger of up to 100
+    assert first.headers["link"] == f'<http://testserver/v1/tables?after={opened[99]}&limit=100>; rel="next"'
+    last = client.get(first.headers["link"][1:].split(">")[0])
+    assert [t["id"] for t in last.json()] == opened[100:] and "link" not in last.headers
+    page = client.get(f"/v1/tables?after={opened[3]}&limit=2")
+    assert [(t["id"], t["name"]) for t in page.json()] == [(opened[4], "t4"), (opened[5], "t5")]
+    assert page.headers["link"] == f'<http://testserver/v1/tables?after={opened[5]}&limit=2>; rel="next"'
+    assert client.get(f"/v1/tables?after={opened[100]}").json() == []
+    _refuses_bad_pages(client, "/v1/tables")
 
 
 def test_a_round_sent_again_under_its_idempotency_key_is_answered_as_stored_not_recorded_again(client: TestClient) -> None:
