@@ -75,6 +75,7 @@ def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
     """Rules from plain data; a ``base`` key names a preset to start from."""
     if not isinstance(data, Mapping):
         raise RulesError("house rules must be a table of options")
+    _check_unicode(data)
     options = dict(data)
     base_name = options.pop("base", None)
     base = None
@@ -83,6 +84,15 @@ def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
             raise RulesError(f"option 'base' must name a preset, without cycles, not {base_name!r}")
         base = load_preset(base_name, _seen)
     return HouseRules.from_mapping(options, base)
+
+
+def _check_unicode(data: Mapping[str, object]) -> None:
+    """RulesError where a text of the rules is no Unicode: a lone surrogate, which JSON may escape (\\ud800), in a
+    rule's name or label could not be written out as UTF-8, and every endpoint taking rules failed with a 500."""
+    try:
+        json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RulesError("the rules hold a character that is no Unicode text (a lone surrogate)") from None
 
 
 def _read_toml(text: str, source: str) -> dict[str, object]:

@@ -192,6 +192,21 @@ def test_a_body_that_is_no_json_object_is_told_so(client: TestClient, body: str,
     assert response.status_code == 422 and response.json()["error"].startswith(message), response.json()
 
 
+@pytest.mark.parametrize("path", ["/v1/hand", "/v1/settle", "/v1/tables", "/v1/trainer/drills"])
+def test_rules_holding_no_unicode_text_are_refused_not_a_500(client: TestClient, path: str) -> None:
+    """A lone surrogate, which JSON may escape (\\ud800), in a rule's name or label could not be written out as
+    UTF-8: every endpoint taking rules failed with a 500 (a table's at storing them)."""
+    body = {"/v1/hand": '"hand": "KS QH JD KC QD"', "/v1/trainer/drills": '"trainee": "mei"',
+            "/v1/settle": '"banker": {"name": "a", "hand": "10S 9H 8D 4C 4H"}, "players": [{"name": "b", "hand": '
+                          '"KS QH JD KC QD", "stake": 1}]',
+            "/v1/tables": '"name": "t", "seats": ["a", "b"], "banker": "a"'}[path]
+    response = client.post(path, headers={**KEY, **JSON},
+                           content='{"rules": {"base": "gnau", "labels": {"five_dukes": "five\\ud800"}}, %s}' % body)
+    assert response.json() == {"error": "the rules hold a character that is no Unicode text (a lone surrogate)"}
+    assert response.status_code == 400
+    assert client.get("/v1/tables").json() == []
+
+
 def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: TestClient) -> None:
     for path in ("/v1/tables/99999999999999999999999", "/v1/tables/0/rounds", "/v1/trainer/drills/-1/image.jpg"):
         response = client.get(path)  # the first was a 500: SQLite's integers end at 2**63 - 1
