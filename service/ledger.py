@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from oxeye.engine import Participant, parse_hand, settle
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker, amount_text
@@ -80,7 +80,8 @@ def get_table(session: Session, table_id: int) -> TableRow:
 
 def tables_after(session: Session, after: int, limit: int) -> list[TableRow]:
     """The tables opened after the one of id ``after``, in the order they were opened, at most ``limit`` of them."""
-    page = select(TableRow).where(TableRow.id > after).order_by(TableRow.id).limit(limit)
+    page = select(TableRow).where(TableRow.id > after).order_by(TableRow.id).limit(limit).options(
+        selectinload(TableRow.seats), selectinload(TableRow.totals))
     return list(session.scalars(page))
 
 
