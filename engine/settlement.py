@@ -16,6 +16,17 @@ from oxeye.engine.rules import HouseRules
 Outcome = Literal["win", "lose", "push"]
 AMOUNT_LIMIT = Decimal(10) ** 13  # a float, as most JSON readers hold a number, keeps cents up to 2**53 / 100
 CENT = Decimal("0.01")  # the finest stake: amounts are kept, and written out, to the cent
+FULL_DIGITS = 30  # an amount written in full has no more digits either side of its point
+
+
+def amount_text(amount: Decimal | int) -> str:
+    """An amount as an error quotes it: in full with thousands separators (-69,999,999,999,999.93, where
+    -6.999999999999993e+13 was written), unless that is absurdly long (9e999999 would be a million digits)."""
+    amount = Decimal(amount)
+    exponent = amount.as_tuple().exponent
+    if isinstance(exponent, int) and amount.adjusted() < FULL_DIGITS and exponent > -FULL_DIGITS:
+        return f"{amount:,f}"
+    return f"{amount:e}"
 
 
 @dataclass(frozen=True)
@@ -180,7 +191,7 @@ def check_stake(name: str, stake: object) -> None:
     if not (valid and Decimal(stake).is_finite() and stake > 0):
         raise HandError(f"{name}'s stake must be a positive number, not {written(stake)}")
     if stake >= AMOUNT_LIMIT:
-        raise HandError(f"{name}'s stake of {Decimal(stake):e} is too large to settle to the cent "
+        raise HandError(f"{name}'s stake of {amount_text(stake)} is too large to settle to the cent "
                         f"(under 1e13): stake less")
     if stake % CENT:
         raise HandError(f"{name}'s stake of {stake} is finer than a cent: a stake has at most two decimal places")

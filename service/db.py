@@ -21,6 +21,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from oxeye.service.errors import ServiceError
+from oxeye.service.exact_numbers import exact_dumps, exact_loads
 
 
 KEY_MOST = 255  # the longest Idempotency-Key kept with a round
@@ -142,7 +143,9 @@ def open_database(url: str | URL) -> sessionmaker[Session]:
     try:
         shown = make_url(url).render_as_string(hide_password=True)
         # Named, as SQLite's in memory gets another pool, which takes no overflow (such a URL is refused below).
-        engine = create_engine(url, poolclass=QueuePool, pool_size=WORKER_THREADS, max_overflow=WORKER_THREADS)
+        # JSON columns keep a table's rules digit for digit, as they were sent (ExactNumbersRoute).
+        engine = create_engine(url, poolclass=QueuePool, pool_size=WORKER_THREADS, max_overflow=WORKER_THREADS,
+                               json_serializer=exact_dumps, json_deserializer=exact_loads)
     except ModuleNotFoundError as error:
         package = _DRIVER_PACKAGES.get(error.name or "", error.name)
         raise ValueError(f"the database {shown} needs the driver {error.name!r}: pip install {package}") from None

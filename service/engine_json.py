@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from oxeye.engine.ox import Alternative, Counted, Evaluation
-from oxeye.engine.settlement import AMOUNT_LIMIT, PersonResult, Settlement
+from oxeye.engine.settlement import AMOUNT_LIMIT, PersonResult, Settlement, amount_text
 from oxeye.service.errors import ServiceError
 
 
@@ -15,7 +15,7 @@ def number(value: Decimal | int) -> int | float:
     refused: a reader's float would lose its cents, and the service's float past 1.8e308 all of it."""
     value = Decimal(value)
     if abs(value) >= AMOUNT_LIMIT:
-        raise ServiceError(f"an amount of {value.normalize():e} is too large to settle to the cent (under 1e13): stake less")
+        raise ServiceError(f"an amount of {amount_text(value)} is too large to settle to the cent (under 1e13): stake less")
     return json_number(value)
 
 

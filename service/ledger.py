@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from oxeye.engine import Participant, parse_hand, settle
-from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker
+from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker, amount_text
 from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
@@ -78,18 +78,18 @@ def get_table(session: Session, table_id: int) -> TableRow:
     return table
 
 
-def list_tables(session: Session) -> list[TableRow]:
-    """Every table, in the order they were opened."""
-    return list(session.scalars(select(TableRow).order_by(TableRow.id)))
+def tables_after(session: Session, after: int, limit: int) -> list[TableRow]:
+    """The tables opened after the one of id ``after``, in the order they were opened, at most ``limit`` of them."""
+    page = select(TableRow).where(TableRow.id > after).order_by(TableRow.id).limit(limit).options(
+        selectinload(TableRow.seats), selectinload(TableRow.totals))
+    return list(session.scalars(page))
 
 
-def round_counts(session: Session, table_id: int | None = None) -> dict[int, int]:
-    """How many rounds each table (or only this one) has recorded: its last round's number, as they run 1, 2,
-    ..., read from the rounds' index rather than by loading every round. A table with none is left out."""
-    last = select(RoundRow.table_id, func.max(RoundRow.number)).group_by(RoundRow.table_id)
-    if table_id is not None:
-        last = last.where(RoundRow.table_id == table_id)
-    return {table: count for table, count in session.execute(last)}
+def round_counts(session: Session, table_ids: Collection[int]) -> dict[int, int]:
+    """How many rounds each of these tables has recorded: its last round's number, as they run 1, 2, ...,
+    read from the rounds' index rather than by loading every round. A table with none is left out."""
+    last = select(RoundRow.table_id, func.max(RoundRow.number)).where(RoundRow.table_id.in_(table_ids))
+    return {table: count for table, count in session.execute(last.group_by(RoundRow.table_id))}
 
 
 def rounds_after(session: Session, table_id: int, after: int, limit: int) -> list[RoundRow]:
@@ -114,7 +114,7 @@ def record_round(session: Session, table_id: int, played: RoundIn, key: str | No
             session.commit()  # lets the table's row go
             return stored, False
         row = _settled_round(table, played)
-        row.number = round_counts(session, table_id).get(table_id, 0) + 1
+        row.number = round_counts(session, [table_id]).get(table_id, 0) + 1
         session.add(row)
         if key is not None:
             session.add(RoundKeyRow(table_id=table_id, key=key, round=row))
@@ -194,7 +194,7 @@ def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:
     for name, delta in deltas.items():
         totals[name] = totals.get(name, Decimal(0)) + delta
         if abs(totals[name]) >= AMOUNT_LIMIT:
-            raise ServiceError(f"this round would bring {name}'s balance to {totals[name].normalize():e}, "
+            raise ServiceError(f"this round would bring {name}'s balance to {amount_text(totals[name])}, "
                                "too large to keep to the cent (under 1e13)")
     for name in deltas:
         if name not in held:

@@ -12,11 +12,13 @@ from oxeye.service.db import DrillRow
 from oxeye.service.deps import Db
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import ServiceError
-from oxeye.service.exact_numbers import ExactNumbersRoute
+from oxeye.service.exact_numbers import ExactJSONResponse, ExactNumbersRoute
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId, TraineeName
 
-router = APIRouter(prefix="/v1/trainer", tags=["trainer"], responses={400: {"model": Problem}, 404: {"model": Problem}})
+# Bodies read digit for digit: a payout, and a drill's inline rules, read as floats were graded rounded.
+router = APIRouter(prefix="/v1/trainer", tags=["trainer"], route_class=ExactNumbersRoute,
+                   responses={400: {"model": Problem}, 404: {"model": Problem}})
 
 
 def _drill(db: Db, drill_id: int) -> DrillRow:
@@ -31,14 +33,15 @@ def _grade_out(drill: DrillRow, grade: trainer.Grade) -> GradeOut:
 
 
 @router.post("/drills", response_model=DrillOut, status_code=201)
-def deal(body: DrillIn, db: Db) -> DrillOut:
-    """Deal a banker's and a player's hand; the clock starts now."""
+def deal(body: DrillIn, db: Db) -> ExactJSONResponse:
+    """Deal a banker's and a player's hand; the clock starts now. Its rules are answered as kept, digit for digit."""
     drill = trainer.new_drill(db, body.trainee, body.rules)
     rules = rules_from_spec(drill.rules)
-    return DrillOut(id=drill.id, trainee=drill.trainee, rules=drill.rules, stake=drill.stake,
-                    image=f"/v1/trainer/drills/{drill.id}/image.jpg", choices=list(trainer.label_choices(rules)),
-                    question=f"The player (bottom) stakes {drill.stake} against the banker (top). "
-                             "What is the player's best ox, and what does the player win (or pay)?")
+    dealt = DrillOut(id=drill.id, trainee=drill.trainee, rules=drill.rules, stake=drill.stake,
+                     image=f"/v1/trainer/drills/{drill.id}/image.jpg", choices=list(trainer.label_choices(rules)),
+                     question=f"The player (bottom) stakes {drill.stake} against the banker (top). "
+                              "What is the player's best ox, and what does the player win (or pay)?")
+    return ExactJSONResponse(dealt.model_dump(), 201)
 
 
 @router.get("/drills/{drill_id}/image.jpg", response_class=Response, responses={200: {"content": {"image/jpeg": {}}}})
@@ -55,7 +58,7 @@ def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
 
 
 router.add_api_route("/drills/{drill_id}/answer", answer, methods=["POST"], response_model=GradeOut,
-                     responses={409: {"model": Problem}}, route_class_override=ExactNumbersRoute)
+                     responses={409: {"model": Problem}})
 
 
 @router.get("/trainees/{trainee:path}", response_model=HistoryOut)

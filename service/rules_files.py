@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
@@ -26,7 +27,8 @@ def preset_text(name: str) -> str:
 
 
 def load_rules(spec: str) -> HouseRules:
-    """Rules from a preset name or a path to a .toml or .json file."""
+    """Rules from a preset name or a path to a .toml or .json file, its numbers read digit for digit: read
+    as floats, a commission of 0.0099999999999999999 was 0.01 from a file, kept when sent inline."""
     if spec in preset_names():
         return load_preset(spec)
     path = Path(spec)
@@ -40,7 +42,7 @@ def load_rules(spec: str) -> HouseRules:
         raise RulesError(f"{spec}: not UTF-8 text ({error})") from None
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_float=Decimal)
         except json.JSONDecodeError as error:
             raise RulesError(f"{spec}: not valid JSON ({error})") from None
     else:
@@ -59,11 +61,12 @@ def rules_from_spec(spec: object) -> HouseRules:
 
 
 def rules_from_text(text: str) -> HouseRules:
-    """Rules sent as one text field (a form, a query): a preset name, or an inline JSON table of options."""
+    """Rules sent as one text field (a form, a query): a preset name, or an inline JSON table of options, its
+    numbers read digit for digit, as a JSON body's are."""
     if not text.lstrip().startswith("{"):
         return load_preset(text)
     try:
-        return rules_from_mapping(json.loads(text))
+        return rules_from_mapping(json.loads(text, parse_float=Decimal))
     except json.JSONDecodeError as error:
         raise RulesError(f"inline rules are not valid JSON: {error}") from None
 
@@ -72,6 +75,7 @@ def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
     """Rules from plain data; a ``base`` key names a preset to start from."""
     if not isinstance(data, Mapping):
         raise RulesError("house rules must be a table of options")
+    _check_unicode(data)
     options = dict(data)
     base_name = options.pop("base", None)
     base = None
@@ -82,8 +86,18 @@ def rules_from_mapping(data: object, _seen: tuple[str, ...] = ()) -> HouseRules:
     return HouseRules.from_mapping(options, base)
 
 
-def _read_toml(text: str, source: str) -> dict[str, object]:
+def _check_unicode(data: Mapping[str, object]) -> None:
+    """RulesError where a text of the rules is no Unicode: a lone surrogate, which JSON may escape (\\ud800), in a
+    rule's name or label could not be written out as UTF-8, and every endpoint taking rules failed with a 500."""
     try:
-        return tomllib.loads(text)
+        json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RulesError("the rules hold a character that is no Unicode text (a lone surrogate)") from None
+
+
+def _read_toml(text: str, source: str) -> dict[str, object]:
+    """TOML rules, their numbers with a point read as Decimal, digit for digit, as a round's JSON is."""
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML ({error})") from None

@@ -148,6 +148,11 @@ def test_rules_listing_and_printing() -> None:
                                                               "stake": 1e308}])), "too large to settle to the cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
      .replace('"stake": 1', '"stake": 1e99999999999'), "Ann's stake of 1e+99999999999 is too large"),  # overflowed
+    # written in full, where they read -6.999999999999993e+13 and 1.0000000000000e+13
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": 9999999999999.99'), "an amount of -69,999,999,999,999.93 is too large"),
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
+                                                              "stake": 10**13}])), "Ann's stake of 10,000,000,000,000 is"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
      .replace('"stake": 1', '"stake": 0.30000000000000001'), "Ann's stake of 0.30000000000000001 is finer than a cent"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1,

@@ -11,7 +11,7 @@ import pytest
 from oxeye.engine import HouseRules, Participant, RulesError, evaluate, parse_hand, settle
 from oxeye.engine.ox import classify
 from oxeye.engine.stats import frequencies, hand_classes
-from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
+from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping, rules_from_text
 
 
 def test_presets_shipped() -> None:
@@ -42,6 +42,17 @@ def test_a_user_file_starts_from_a_preset(tmp_path) -> None:
     json_path.write_text(json.dumps({"base": "niuniu", "ties": "banker", "commission": 0.05}))
     rules = load_rules(str(json_path))
     assert (rules.ties, rules.commission, rules.ranking[0]) == ("banker", Decimal("0.05"), "five_small")
+
+
+def test_rules_written_anywhere_are_read_digit_for_digit(tmp_path) -> None:
+    """A rules file's, or a form's, numbers were read as floats: a commission of 0.0099999999999999999 was 0.01
+    from a file or /v1/evaluate's rules, where the same rules sent inline to oxeye settle --json kept it."""
+    exact = Decimal("0.0099999999999999999")
+    (tmp_path / "house.json").write_text('{"base": "gnau", "commission": 0.0099999999999999999}')
+    (tmp_path / "house.toml").write_text('base = "gnau"\ncommission = 0.0099999999999999999\n')
+    for path in ("house.json", "house.toml"):
+        assert load_rules(str(tmp_path / path)).commission == exact, path
+    assert rules_from_text('{"base": "gnau", "commission": 0.0099999999999999999}').commission == exact
 
 
 @pytest.mark.parametrize(("options", "name"), [

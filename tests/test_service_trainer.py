@@ -55,6 +55,19 @@ def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
         assert (record["drills"], record["correct"]) == (1, 1.0)
 
 
+def test_a_drills_inline_rules_are_kept_digit_for_digit(app) -> None:
+    """A drill's rules were read as floats: a commission of 0.0099999999999999999 was kept, shown and
+    graded as 0.01, a cent more taken from a win of 7 than the rules sent say."""
+    with TestClient(app) as client:
+        dealt = client.post("/v1/trainer/drills", headers={"Content-Type": "application/json"},
+                            content='{"trainee": "mei", "rules": {"base": "gnau", "commission": 0.0099999999999999999}}')
+        assert dealt.status_code == 201 and '"rules":{"base":"gnau","commission":0.0099999999999999999}' in dealt.text
+        usual = client.post("/v1/trainer/drills", json={"trainee": "mei", "rules": {"base": "gnau", "commission": 0.05}})
+        assert '"rules":{"base":"gnau","commission":0.05}' in usual.text  # a number still, not the text "0.05"
+    with app.state.sessions() as db:
+        assert db.get(DrillRow, dealt.json()["id"]).rules["commission"] == Decimal("0.0099999999999999999")
+
+
 def test_a_wrong_answer_is_graded_wrong_with_the_right_one(app) -> None:
     with TestClient(app) as client:
         drill = client.post("/v1/trainer/drills", json={"trainee": "jo/ann"}).json()

@@ -86,6 +86,13 @@ def _shown_rounds(driver) -> list[int]:
         "return [...document.querySelectorAll('#rounds table')].map((t) => t.dataset.number)")]
 
 
+def _listed_tables(driver) -> list[str]:
+    """The names of the tables listed, in order."""
+    from selenium.webdriver.common.by import By
+
+    return [row.find_element(By.TAG_NAME, "a").text for row in driver.find_elements(By.CSS_SELECTOR, "#tables tr")]
+
+
 def _problem(driver) -> str:
     from selenium.webdriver.common.by import By
 
@@ -190,6 +197,23 @@ def test_tables_page_shows_older_rounds_a_page_at_a_time(server, browser) -> Non
     _wait(browser, lambda d: len(_shown_rounds(d)) > 10)
     assert _shown_rounds(browser) == list(range(13, 0, -1))
     assert not browser.find_element(By.ID, "older").is_displayed()
+
+
+def test_tables_page_shows_more_tables_a_page_at_a_time(server, browser) -> None:
+    """The API lists tables a page at a time: the page showed the first 100 and never the rest."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    for number in range(101):
+        assert httpx.post(f"{url}/v1/tables", json={"name": f"t{number}", "rules": "gnau", "seats": ["ann", "bob"],
+                                                    "banker": "ann"}).status_code == 201
+    _open(browser, f"{url}/tables")
+    _wait(browser, lambda d: d.find_elements(By.LINK_TEXT, "t99"))
+    assert _listed_tables(browser) == [f"t{n}" for n in range(100)]
+    browser.find_element(By.ID, "more-tables").click()
+    _wait(browser, lambda d: d.find_elements(By.LINK_TEXT, "t100"))
+    assert _listed_tables(browser) == [f"t{n}" for n in range(101)]
+    assert not browser.find_element(By.ID, "more-tables").is_displayed()
 
 
 def test_tables_page_asks_for_the_api_key_and_sends_it(keyed, browser) -> None:

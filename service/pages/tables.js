@@ -1,18 +1,25 @@
-// The tables page over the ledger API: the tables, one table's banker, balances and rounds (newest first,
-// older ones a page at a time), a round recorded once however often it is sent, seats and banker changed.
+// The tables page over the ledger API: the tables (a page at a time), one table's banker, balances and rounds
+// (newest first, older ones a page at a time), a round recorded once however often it is sent, seats and banker
+// changed.
 "use strict";
 
 const PAGE = 10;  // rounds shown at once
 const KEY = "oxeye-api-key";  // the API key's name in sessionStorage: kept for this tab only
 let shown = null;  // the table on show, as the API last answered it
 let oldest = 1;  // the number of the oldest round on show
+let lastTable = 0;  // the id of the last table listed
 // + a table's id: the Idempotency-Key of a round sent there and not yet answered, kept for the tab (a reload
 // too) so that the round resent, the page reloaded or the table left and come back to, is not stored twice
 const PENDING = "oxeye-round-key-";
 
+// A ledger request's answer as data (ledgerAnswer).
+async function ledger(path, method = "GET", body = undefined, headers = {}) {
+  return (await ledgerAnswer(path, method, body, headers)).json();
+}
+
 // A ledger request, the API key sent with a change where one is kept; a refusal comes back as an Error
 // with the answer's status (none where no answer came), and a 401 or 403 asks for the key.
-async function ledger(path, method = "GET", body = undefined, headers = {}) {
+async function ledgerAnswer(path, method = "GET", body = undefined, headers = {}) {
   const init = {method, headers: {...headers}};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -21,7 +28,7 @@ async function ledger(path, method = "GET", body = undefined, headers = {}) {
   const key = sessionStorage.getItem(KEY);
   if (key && method !== "GET") init.headers["X-API-Key"] = utf8(key);
   const response = await reach(path, init);
-  if (response.ok) return response.json();
+  if (response.ok) return response;
   if (response.status === 401 || response.status === 403) askForKey();
   const error = await failure(response);
   error.status = response.status;
@@ -86,20 +93,39 @@ async function route() {
   }
 }
 
-// Every table, each a link to its page, with who banks now and how many rounds it has.
-async function listTables() {
-  const tables = await ledger("/v1/tables");
-  $("tables").replaceChildren(...tables.map((table) => {
-    const row = document.createElement("tr");
-    const name = document.createElement("td");
-    name.append(Object.assign(text("a", table.name), {href: `#${table.id}`}));
-    row.append(name, text("td", rulesName(table.rules)), text("td", table.banker), text("td", table.rounds));
-    return row;
-  }));
-  if (!tables.length) {
+// The tables opened after the one of id ``after`` (0: from the first), a page of them the API's way, each a
+// link to its page, with who banks now and how many rounds it has; "More tables" shown where more follow.
+async function listTables(after = 0) {
+  const answer = await ledgerAnswer(`/v1/tables?after=${after}`);
+  const tables = await answer.json();
+  const rows = tables.map(tableRow);
+  if (after) $("tables").append(...rows);
+  else $("tables").replaceChildren(...rows);
+  if (!after && !tables.length) {
     const row = document.createElement("tr");
     row.append(across(text("td", "no table yet: open one below", "problem"), 4));
     $("tables").append(row);
+  }
+  lastTable = tables.length ? tables.at(-1).id : after;
+  $("more-tables").hidden = !answer.headers.has("Link");
+}
+
+// A table's row in the list: its name, a link to its page, its rules, who banks now and its rounds.
+function tableRow(table) {
+  const row = document.createElement("tr");
+  const name = document.createElement("td");
+  name.append(Object.assign(text("a", table.name), {href: `#${table.id}`}));
+  row.append(name, text("td", rulesName(table.rules)), text("td", table.banker), text("td", table.rounds));
+  return row;
+}
+
+// The next page of tables, below those listed.
+async function showMoreTables() {
+  say("");
+  try {
+    await listTables(lastTable);
+  } catch (error) {
+    say(error.message);
   }
 }
 
@@ -327,6 +353,7 @@ $("open").addEventListener("submit", openNew);
 $("round").addEventListener("submit", record);
 $("change").addEventListener("submit", change);
 $("older").addEventListener("click", showOlder);
+$("more-tables").addEventListener("click", showMoreTables);
 window.addEventListener("hashchange", route);
 loadRules($("rules")).catch((error) => say(error.message));
 route();
