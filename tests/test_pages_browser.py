@@ -451,6 +451,23 @@ def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
     assert not browser.find_element(By.ID, "drill").is_displayed()
 
 
+def test_trainer_says_a_name_of_spaces_is_no_name(server, browser) -> None:
+    """The page trimmed "   " to "" and showed the API's "trainee: String should have at least 1 character"."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    box = browser.find_element(By.ID, "trainee")
+    box.send_keys("   ")
+    browser.find_element(By.ID, "deal").click()
+    assert browser.execute_script("return arguments[0].validationMessage", box) == "a name needs more than spaces"
+    assert not browser.find_element(By.ID, "grade").is_displayed()
+    box.send_keys("ana")
+    assert browser.execute_script("return arguments[0].validationMessage", box) == ""
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM drills").fetchone() == (0,)
+
+
 def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
     """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
     from selenium.webdriver.common.by import By

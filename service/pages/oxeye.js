@@ -29,6 +29,14 @@ async function failure(response) {
   return new Error(data.error || `the server answered ${response.status} ${response.statusText}`.trim());
 }
 
+// A box whose value does not match its pattern is refused in these words, checked as it is typed (the
+// browser said only "Please match the requested format"); the check is returned, for a box the page fills.
+function explainPattern(box, words) {
+  const check = () => box.setCustomValidity(box.validity.patternMismatch ? words : "");
+  box.addEventListener("input", check);
+  return check;
+}
+
 function text(tag, content, className) {
   const node = document.createElement(tag);
   node.textContent = content;
