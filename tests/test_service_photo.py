@@ -144,7 +144,7 @@ def _png(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize(("data", "form", "status", "message"), [
-    (b"", {}, 400, "the upload is empty: send a JPEG, PNG or WebP photo"),  # once "JPEG or PNG", WebP read too
+    (b"", {}, 400, "the upload is empty: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo"),  # once "JPEG or PNG"
     (b"this is not a picture", {}, 415, "not an image"),
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
     (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
