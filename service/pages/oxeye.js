@@ -37,6 +37,9 @@ function explainPattern(box, words) {
   return check;
 }
 
+// What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
+const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
+
 function text(tag, content, className) {
   const node = document.createElement(tag);
   node.textContent = content;
