@@ -85,6 +85,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--stream-banker is a hand's index, 0 or more, not {stream_banker}")
     if args.api_key == "":  # no request can send an empty key: every change to the ledger would be refused
         raise ValueError("--api-key is empty (an unset variable?): name the key the ledger's changes need")
+    if args.source is not None and not args.source.strip():  # "" was read as the current folder, " " as a file
+        raise ValueError("--source is empty (an unset variable?): name a camera index, a video file or a stream URL")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,

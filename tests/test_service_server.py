@@ -163,6 +163,8 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
                  (["--port", "0", "--data", str(tmp_path / "ledger.txt")], "is a file: name a folder"),
                  # each started a service that refused every change to the ledger, or never settled a stream
                  (["--port", "0", "--api-key", ""], "--api-key is empty (an unset variable?)"),
+                 (["--port", "0", "--source", ""], "--source is empty (an unset variable?)"),
+                 (["--port", "0", "--source", " "], "--source is empty (an unset variable?)"),
                  (["--port", "0", "--settle-frames", "0"], "--settle-frames is 1 to 300, not 0"),
                  (["--port", "0", "--settle-frames", "301"], "--settle-frames is 1 to 300, not 301"),
                  (["--port", "0", "--source", "0", "--stream-banker", "-1"],
