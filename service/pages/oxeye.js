@@ -37,6 +37,10 @@ function explainPattern(box, words) {
   return check;
 }
 
+// The API's words for a name of spaces alone, said by a name box before it is sent (trimmed, it was sent empty and
+// refused as "String should have at least 1 character").
+const SPACES_ALONE = "a name needs more than spaces";
+
 // What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
 const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
 
