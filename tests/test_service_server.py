@@ -174,6 +174,7 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
                  (["--port", "0", "--stream-banker", "2"], "--stream-banker is for the --source stream"),
                  # a mistyped or wrong --model: every photo was a 503 once started
                  (["--port", "0", "--model", str(tmp_path / "nope.onnx")], "no model at"),
+                 (["--port", "0", "--model", str(tmp_path)], f"{tmp_path} is a folder, not a model: name the .onnx"),
                  (["--port", "0", "--model", str(DEFAULT_MODEL.with_name(CLASSIFIER_NAME))], "is not a detector"))
         (tmp_path / "ledger.txt").write_text("not a folder")
         for args, message in cases:
