@@ -155,4 +155,10 @@ def _words(problem: dict[str, Any]) -> str:
         return f"the body is not valid JSON: {problem['ctx']['error']} at character {where}"
     if not where:
         return f"the body must be a JSON object sent as Content-Type: application/json ({problem['msg']})"
-    return f"{where}: {problem['msg']}"
+    return f"{where}: {_reason(problem)}"
+
+
+def _reason(problem: dict[str, Any]) -> str:
+    """What is wrong with a field: a validator's own words as it raised them, without pydantic's
+    "Value error, " before them (``detail`` keeps pydantic's message as it gave it)."""
+    return problem["msg"].removeprefix("Value error, ")

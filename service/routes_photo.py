@@ -14,10 +14,11 @@ from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.uploads import decode_upload, keep_photo
+from oxeye.vision.images import A_PHOTO
 
 router = APIRouter(prefix="/v1", tags=["photos"], responses={
     400: {"model": Problem}, 413: {"model": Problem}, 415: {"model": Problem}, 503: {"model": Problem}})
-Photo = Annotated[UploadFile, File(description="a JPEG, PNG or WebP photo of the table")]
+Photo = Annotated[UploadFile, File(description=f"{A_PHOTO} of the table")]
 Rules = Annotated[str, Form(description="a preset name, or a JSON table of options with an optional 'base'")]
 Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's")]
 Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker')]

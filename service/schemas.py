@@ -11,8 +11,27 @@ from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-RulesSpec = Annotated[str | dict[str, Any], Field(description="a preset name, or a table of options with an optional 'base' preset")]
-Hand = Annotated[list[str] | str, Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
+
+def _rules_shape(rules: object) -> object:
+    """Rules that are neither a preset's name nor a table are refused in those words: pydantic's named the
+    union's first member alone, 'rules.str: Input should be a valid string', as if a table could not be sent."""
+    if not isinstance(rules, (str, dict)):
+        raise PydanticCustomError("rules_type", "should be a preset's name or a table of options with an optional 'base'")
+    return rules
+
+
+def _hand_shape(hand: object) -> object:
+    """A hand that is neither a list of codes nor one string of them is refused in those words: pydantic's
+    named the union's first member, 'hand.list[str]: Input should be a valid list'."""
+    if not (isinstance(hand, str) or isinstance(hand, list) and all(isinstance(code, str) for code in hand)):
+        raise PydanticCustomError("hand_type", "should be five codes: a list of strings, or one string split on spaces")
+    return hand
+
+
+RulesSpec = Annotated[str | dict[str, Any], BeforeValidator(_rules_shape),
+                      Field(description="a preset name, or a table of options with an optional 'base' preset")]
+Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
+                 Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 
 

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import uvicorn
 
+# 10 s of a hand held still at 30 frames a second, a minute or more at the few a CPU reads: over it no hand settles.
+MAX_SETTLE_FRAMES = 300
+
 
 def port_number(text: str) -> int:
     """A TCP port, 0 to 65535 (0: any free one), for ``--port``; anything else is a usage error."""
@@ -71,8 +74,8 @@ def _serve(args: argparse.Namespace) -> int:
     from oxeye.service.app import create_app
     from oxeye.service.settings import Settings
 
-    if args.settle_frames < 1:
-        raise ValueError(f"--settle-frames must be at least 1, not {args.settle_frames}")
+    if not 1 <= args.settle_frames <= MAX_SETTLE_FRAMES:  # above it, a hand is never held still long enough
+        raise ValueError(f"--settle-frames is 1 to {MAX_SETTLE_FRAMES}, not {args.settle_frames}")
     if args.source is None:  # else a table's rules or banker typed for a stream that never runs, ignored unseen
         given = [flag for flag, value in (("--stream-rules", args.stream_rules), ("--stream-banker", args.stream_banker))
                  if value is not None]
@@ -84,6 +87,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--stream-banker is a hand's index, 0 or more, not {stream_banker}")
     if args.api_key == "":  # no request can send an empty key: every change to the ledger would be refused
         raise ValueError("--api-key is empty (an unset variable?): name the key the ledger's changes need")
+    if args.source is not None and not args.source.strip():  # "" was read as the current folder, " " as a file
+        raise ValueError("--source is empty (an unset variable?): name a camera index, a video file or a stream URL")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
     settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
@@ -135,5 +140,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--stream-rules", default=None, help="house rules of the --source stream (gnau)")
     serve.add_argument("--stream-banker", type=int, default=None, help="the hand the --source stream settles against (0)")
     serve.add_argument("--settle-frames", type=int, default=5,
-                       help="live reading: frames a hand must read the same before it is scored (5)")
+                       help="live reading: frames a hand must read the same before it is scored, 1 to "
+                            f"{MAX_SETTLE_FRAMES}, 10 s at 30 frames a second (5)")
     serve.set_defaults(handler=_serve, extra="service")

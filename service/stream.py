@@ -51,6 +51,8 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture | Photo, bool]:
     """A camera index (digits), a video file, a photo or a stream URL, opened and its first frame read, and
     whether it is a file (which loops); OSError saying what is wrong when it cannot be."""
     is_file = not spec.isdigit() and "://" not in spec
+    if is_file and Path(spec).is_dir():  # it was "no such video file", as if the path were mistyped
+        raise OSError(f"{spec} is a folder, not a video file: name a video or photo in it")
     if is_file and not Path(spec).is_file():
         raise OSError(f"no such video file: {spec}")
     if is_file and (photo := _photo(Path(spec))) is not None:

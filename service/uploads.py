@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oxeye.service.errors import ServiceError
 from oxeye.service.settings import Settings
-from oxeye.vision.images import Decoded, PhotoError, decode_reduced, make_folder
+from oxeye.vision.images import A_PHOTO, Decoded, PhotoError, decode_reduced, make_folder
 
 STATUS = {"empty": 400, "not_image": 415, "corrupt": 400, "too_large": 413}  # by PhotoError.reason
 FORM_ROOM = 1_000_000  # a photo form's other fields and its envelope, beside the photo itself
@@ -26,7 +26,7 @@ def decode_upload(data: bytes, settings: Settings) -> Decoded:
     """The uploaded photo, upright (a large JPEG decoded reduced), or a ServiceError with a 4xx status saying what
     is wrong."""
     if not data:
-        raise ServiceError("the upload is empty: send a JPEG, PNG or WebP photo", 400)
+        raise ServiceError(f"the upload is empty: send {A_PHOTO}", 400)
     if len(data) > settings.max_upload_bytes:
         # not its size: a form's photo is read only to one byte past the limit
         raise ServiceError(too_large(settings.max_upload_bytes), 413)

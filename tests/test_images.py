@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -16,7 +17,8 @@ from PIL import Image
 
 from oxeye.service.cli import main
 from oxeye.vision.detector import Detector
-from oxeye.vision.images import MAX_JPEG_PIXELS, PhotoError, decode_photo, decode_reduced, make_folder, read_image
+from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
+                                 read_image)
 from oxeye.vision.reading import Hand, Item, Reading
 from readings import jpeg_header_saying, portrait_as_a_phone_stores_it
 
@@ -47,17 +49,26 @@ def test_a_photo_reads_as_opencv_decodes_it(tmp_path: Path, name: str, image: np
 
 
 @pytest.mark.parametrize(("data", "reason", "message"), [
-    (b"", "empty", "the file is empty"),
-    (b"these are notes", "not_image", "not an image"),
+    (b"", "empty", "the file is empty: a JPEG, PNG, WebP, GIF, BMP or TIFF photo is needed"),  # once "JPEG or PNG"
+    (b"these are notes", "not_image", "not an image that can be read (send a JPEG, PNG, WebP, GIF, BMP or TIFF photo)"),
     (cv2.imencode(".jpg", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()[:400], "corrupt", "truncated or corrupt"),
     (_bomb(4000, 3000), "too_large", "4000 x 3000 pixels"),
     # over Pillow's own limit, which raised on opening: said without the size
     (_bomb(20000, 10000), "too_large", "the image is 20000 x 10000 pixels; the limit is 4,000,000 pixels"),
 ])
 def test_what_is_not_a_photo_to_read_says_why(data: bytes, reason: str, message: str) -> None:
-    with pytest.raises(PhotoError, match=message) as raised:
+    with pytest.raises(PhotoError, match=re.escape(message)) as raised:
         decode_photo(data, max_pixels=4_000_000)
     assert raised.value.reason == reason
+
+
+@pytest.mark.parametrize("kind", PHOTO_FORMATS)
+def test_each_format_a_refusal_names_is_read(kind: str) -> None:
+    """The refusals named JPEG, PNG and WebP alone, though GIF, BMP and TIFF were read as well."""
+    pixels = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, kind)
+    assert decode_photo(buffer.getvalue()).shape == (60, 80, 3)
 
 
 @pytest.mark.parametrize(("name", "data", "limit"), [

@@ -451,6 +451,36 @@ def test_trainer_shows_a_refused_deal_on_the_page(server, browser) -> None:
     assert not browser.find_element(By.ID, "drill").is_displayed()
 
 
+def test_trainer_says_a_name_of_spaces_is_no_name(server, browser) -> None:
+    """The page trimmed "   " to "" and showed the API's "trainee: String should have at least 1 character"."""
+    from selenium.webdriver.common.by import By
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    box = browser.find_element(By.ID, "trainee")
+    box.send_keys("   ")
+    browser.find_element(By.ID, "deal").click()
+    assert browser.execute_script("return arguments[0].validationMessage", box) == "a name needs more than spaces"
+    assert not browser.find_element(By.ID, "grade").is_displayed()
+    box.send_keys("ana")
+    assert browser.execute_script("return arguments[0].validationMessage", box) == ""
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM drills").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("page", ["/upload", "/live"])
+def test_banker_box_takes_a_hands_number_in_digits_only(server, browser, page: str) -> None:
+    """A number box let "1e0" through, and the service refused it: "banker: Input should be a valid integer"."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, server[0] + page)
+    box, wanted = browser.find_element(By.ID, "banker"), "a hand's number, in digits: 0, 1, 2 …"
+    for typed, message in (("1e0", wanted), ("1.0", wanted), ("-1", wanted), ("12", "")):
+        box.clear()
+        box.send_keys(typed)
+        assert browser.execute_script("return arguments[0].validationMessage", box) == message, typed
+
+
 def test_trainer_deals_once_while_a_request_is_in_flight(server, browser) -> None:
     """A double click on Deal dealt two drills; Deal pressed while an answer was out showed its grade under the new drill."""
     from selenium.webdriver.common.by import By

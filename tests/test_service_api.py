@@ -155,6 +155,11 @@ def test_a_tables_inline_rules_are_kept_and_settled_digit_for_digit(client: Test
     ("/v1/hand", {"rules": "/etc/passwd", "hand": "AS 2S 3S 4S 5S"}, 400, "unknown rules preset"),
     ("/v1/hand", {"rules": {"base": "gnau", "decks": "two"}, "hand": "AS 2S 3S 4S 5S"}, 400, "option 'decks'"),
     ("/v1/hand", {"rules": "gnau"}, 422, "hand: Field required"),
+    # each named the union's first member alone, as if a table of rules or a string of codes could not be sent
+    ("/v1/hand", {"rules": 3, "hand": "AS 2S 3S 4S 5S"}, 422,
+     "rules: should be a preset's name or a table of options with an optional 'base'"),
+    ("/v1/hand", {"rules": "gnau", "hand": 5}, 422, "hand: should be five codes: a list of strings, or one string split on spaces"),
+    ("/v1/hand", {"rules": "gnau", "hand": ["AS", 2]}, 422, "hand: should be five codes: a list of strings"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "ten"}]}, 422, "players.0.stake"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
@@ -282,9 +287,9 @@ def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_c
     ({"seats": ["ann", "ann"]}, 400, "distinct"),
     ({"rules": "nope"}, 400, "unknown rules preset"),
     ({"seats": ["ann"]}, 422, "seats"),
-    ({"seats": ["ann", "  "]}, 422, "seats.1: Value error, a name needs more than spaces"),  # once opened, never to play
-    ({"seats": ["ann", "bo\x00"]}, 422, "seats.1: Value error, a name cannot hold a control character"),
-    ({"banker": "ann\ncy"}, 422, "banker: Value error, a name cannot hold a control character"),
+    ({"seats": ["ann", "  "]}, 422, "seats.1: a name needs more than spaces"),  # once opened, never to play
+    ({"seats": ["ann", "bo\x00"]}, 422, "seats.1: a name cannot hold a control character"),
+    ({"banker": "ann\ncy"}, 422, "banker: a name cannot hold a control character"),
 ])
 def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
     response = _table(client, **change)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,6 +18,7 @@ from PIL import Image
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
 from oxeye.vision.detector import Detector
+from oxeye.vision.images import PHOTO_FORMATS
 from oxeye.vision.reading import Hand, Item, Reading
 from readings import jpeg_header_saying
 
@@ -144,7 +146,7 @@ def _png(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize(("data", "form", "status", "message"), [
-    (b"", {}, 400, "the upload is empty: send a JPEG, PNG or WebP photo"),  # once "JPEG or PNG", WebP read too
+    (b"", {}, 400, "the upload is empty: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo"),  # once "JPEG or PNG"
     (b"this is not a picture", {}, 415, "not an image"),
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
     (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
@@ -349,3 +351,10 @@ def test_who_takes_the_bank_from_a_photo_is_not_guessed_from_the_hands_numbers(b
     assert result["banker"]["label"] == "Double-Ox K"  # the banker has an ox: the bank passes where the rules say
     assert [p["name"] for p in result["players"]] == ["hand 0", "hand 2"]
     assert result["next_banker"] == next_banker
+
+
+def test_the_upload_page_offers_each_format_a_refusal_names(client: TestClient) -> None:
+    """Its file picker offered JPEG, PNG and WebP alone, where a refusal says to send a GIF, BMP or TIFF too."""
+    Image.init()
+    accepted = re.search(r'id="image"[^>]* accept="([^"]+)"', client.get("/upload").text)[1]
+    assert sorted(accepted.split(",")) == sorted(Image.MIME[kind.upper()] for kind in PHOTO_FORMATS)

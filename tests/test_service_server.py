@@ -163,6 +163,10 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
                  (["--port", "0", "--data", str(tmp_path / "ledger.txt")], "is a file: name a folder"),
                  # each started a service that refused every change to the ledger, or never settled a stream
                  (["--port", "0", "--api-key", ""], "--api-key is empty (an unset variable?)"),
+                 (["--port", "0", "--source", ""], "--source is empty (an unset variable?)"),
+                 (["--port", "0", "--source", " "], "--source is empty (an unset variable?)"),
+                 (["--port", "0", "--settle-frames", "0"], "--settle-frames is 1 to 300, not 0"),
+                 (["--port", "0", "--settle-frames", "301"], "--settle-frames is 1 to 300, not 301"),
                  (["--port", "0", "--source", "0", "--stream-banker", "-1"],
                   "--stream-banker is a hand's index, 0 or more, not -1"),
                  # a stream's rules or banker with no stream: the table's settings were dropped without a word
@@ -170,6 +174,7 @@ def test_where_it_cannot_listen_is_one_line_and_status_2(tmp_path: Path) -> None
                  (["--port", "0", "--stream-banker", "2"], "--stream-banker is for the --source stream"),
                  # a mistyped or wrong --model: every photo was a 503 once started
                  (["--port", "0", "--model", str(tmp_path / "nope.onnx")], "no model at"),
+                 (["--port", "0", "--model", str(tmp_path)], f"{tmp_path} is a folder, not a model: name the .onnx"),
                  (["--port", "0", "--model", str(DEFAULT_MODEL.with_name(CLASSIFIER_NAME))], "is not a detector"))
         (tmp_path / "ledger.txt").write_text("not a folder")
         for args, message in cases:

@@ -211,6 +211,7 @@ def test_a_200_megapixel_photo_as_the_source_is_streamed_decoded_at_an_eighth(tm
 def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -> None:
     (tmp_path / "notes.avi").write_text("not a video")
     for source, model, message in ((str(tmp_path / "missing.avi"), DEFAULT_MODEL, "no such video file"),
+                                   (str(tmp_path), DEFAULT_MODEL, f"{tmp_path} is a folder, not a video file"),
                                    (str(tmp_path / "notes.avi"), DEFAULT_MODEL, "cannot read video from"),
                                    (str(_video(tmp_path / "table.avi", 2)), tmp_path / "none.onnx", "no model at")):
         said = refused("--port", str(free_port()), "--data", str(tmp_path), "--source", source, "--model", str(model))

@@ -295,3 +295,16 @@ def test_tables_page_shows_a_round_stored_though_its_answer_was_lost(server, bro
     browser.find_element(By.ID, "record").click()  # as it stands: the hands typed are kept
     _recorded(browser, 2)
     assert httpx.get(f"{url}/v1/tables/{table}/rounds?after=1").json()[0]["settlement"]["players"][1]["cards"][0] == "2S"
+
+
+def test_tables_page_says_a_name_of_spaces_is_no_name(server, browser) -> None:
+    """The page trimmed "   " to "" and showed the API's "name: String should have at least 1 character"."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/tables")
+    box = browser.find_element(By.ID, "name")
+    box.send_keys("   ")
+    browser.find_element(By.ID, "seats").send_keys("ann\nbob")
+    browser.find_element(By.ID, "create").click()
+    assert browser.execute_script("return arguments[0].validationMessage", box) == "a name needs more than spaces"
+    assert httpx.get(f"{server[0]}/v1/tables").json() == []

@@ -43,6 +43,9 @@ MAX_JPEG_PIXELS = 250_000_000  # a JPEG, decoded reduced: a 200-megapixel phone'
 WORKING_SIDE = 2000  # the long side a large JPEG is decoded to at least (see the module's docstring)
 REDUCTIONS = (8, 4, 2)  # the scales libjpeg decodes at directly, most reduced first
 JPEG_FORMATS = ("JPEG", "MPO")  # Pillow's MPO: a phone's JPEG with more pictures after it (a depth or gain map)
+# The formats named where a photo is asked for, each of them read (Pillow reads a few more that no camera writes).
+PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "GIF", "BMP", "TIFF")
+A_PHOTO = f"a {', '.join(PHOTO_FORMATS[:-1])} or {PHOTO_FORMATS[-1]} photo"
 QUARTER_TURNS = (5, 6, 7, 8)  # the EXIF orientations that show a photo a quarter turned (a phone's portrait)
 
 # Pillow warns on stderr of a "decompression bomb" over 89 megapixels where it opens a photo before decode_reduced
@@ -82,7 +85,7 @@ class PhotoError(ValueError):
 
 
 def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """The photo encoded in ``data`` (JPEG, PNG, WebP, ...) as an upright BGR array, decoded whole; PhotoError
+    """The photo encoded in ``data`` (JPEG, PNG, WebP, GIF, ...) as an upright BGR array, decoded whole; PhotoError
     if it is not one."""
     return decode_reduced(data, max_pixels, working_side=None).pixels
 
@@ -96,7 +99,7 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
     from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
     if not data:
-        raise PhotoError("the file is empty: a JPEG or PNG photo is needed", "empty")
+        raise PhotoError(f"the file is empty: {A_PHOTO} is needed", "empty")
     Image.MAX_IMAGE_PIXELS = None  # the pixels are checked below, by format
     try:
         with Image.open(io.BytesIO(data)) as image:  # reads the header only
@@ -118,7 +121,7 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
     except PhotoError:
         raise
     except UnidentifiedImageError:
-        raise PhotoError("not an image that can be read (send JPEG, PNG or WebP)", "not_image") from None
+        raise PhotoError(f"not an image that can be read (send {A_PHOTO})", "not_image") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
     return Decoded(cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR), scale, *((height, width) if turned else (width, height)))

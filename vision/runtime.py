@@ -11,6 +11,8 @@ def open_session(model: Path, threads: int, missing_hint: str) -> tuple[Any, dic
     """An onnxruntime session on ``threads`` CPU threads, and the model's metadata with values parsed."""
     import onnxruntime as ort
 
+    if Path(model).is_dir():  # a run's folder: it was "no model at RUN", as if the path were mistyped
+        raise OSError(f"{model} is a folder, not a model: name the .onnx file in it")
     if not Path(model).is_file():
         raise OSError(f"no model at {model}: {missing_hint}")
     options = ort.SessionOptions()

@@ -29,6 +29,21 @@ async function failure(response) {
   return new Error(data.error || `the server answered ${response.status} ${response.statusText}`.trim());
 }
 
+// A box whose value does not match its pattern is refused in these words, checked as it is typed (the
+// browser said only "Please match the requested format"); the check is returned, for a box the page fills.
+function explainPattern(box, words) {
+  const check = () => box.setCustomValidity(box.validity.patternMismatch ? words : "");
+  box.addEventListener("input", check);
+  return check;
+}
+
+// The API's words for a name of spaces alone, said by a name box before it is sent (trimmed, it was sent empty and
+// refused as "String should have at least 1 character").
+const SPACES_ALONE = "a name needs more than spaces";
+
+// What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
+const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
+
 function text(tag, content, className) {
   const node = document.createElement(tag);
   node.textContent = content;
