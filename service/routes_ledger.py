@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request, Response
+from pydantic import AfterValidator
 
 from oxeye.service import ledger
 from oxeye.service.db import KEY_MOST, RoundRow, TableRow
@@ -19,9 +20,18 @@ PAGE, PAGE_MOST = 100, 1000  # tables or rounds listed at once: by default, and 
 Limit = Annotated[int, Query(ge=1, le=PAGE_MOST, description="how many at most")]
 Row = TypeVar("Row", TableRow, RoundRow)
 
-# A client's name for one round it posts, printable ASCII: a resend under it is answered with the round stored.
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=KEY_MOST,
-                                              pattern=r"^[\x20-\x7e]+$", description="one per round; a resend reuses it")]
+
+def _idempotency_key(key: str | None) -> str | None:
+    """A client's name for one round it posts, 1 to KEY_MOST printable ASCII characters, refused in those words
+    (a pattern's refusal quoted the regular expression)."""
+    if key is not None and not (1 <= len(key) <= KEY_MOST and all(" " <= c <= "~" for c in key)):
+        raise ValueError(f"must be 1 to {KEY_MOST} printable ASCII characters, a new one for each round")
+    return key
+
+
+# A resend under it is answered with the round stored.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", description="one per round; a resend reuses it"),
+                           AfterValidator(_idempotency_key)]
 
 # Bodies read digit for digit: a table's inline rules read as floats were stored, shown and settled rounded.
 router = APIRouter(prefix="/v1/tables", tags=["ledger"], route_class=ExactNumbersRoute,
