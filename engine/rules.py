@@ -136,7 +136,9 @@ class HouseRules:
         missing = [f.name for f in dataclasses.fields(cls) if f.name not in values and f.default is dataclasses.MISSING
                    and f.default_factory is dataclasses.MISSING]
         if missing:
-            raise RulesError(f"house rules need the option(s) {', '.join(missing)}")
+            # rules sent as {} (or a preset's options alone) were told this without the usual mend
+            raise RulesError(f"house rules need the option(s) {', '.join(missing)}, or a 'base' preset to "
+                             "start from (gnau, say)")
         try:
             return cls(**values)
         except TypeError as error:  # pragma: no cover - every field is covered by hints above

@@ -219,7 +219,8 @@ def test_ten_is_duke_names_a_nenku_where_no_category_has_dukes() -> None:
 
 
 def test_rules_need_a_name_and_items() -> None:
-    with pytest.raises(RulesError, match="need the option"):
+    with pytest.raises(RulesError, match=r"^house rules need the option\(s\) name, items, or a 'base' preset to "
+                                         r"start from \(gnau, say\)$"):
         rules_from_mapping({"three_six_wild": True})
 
 
