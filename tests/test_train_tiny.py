@@ -507,6 +507,10 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == (f"oxeye train: error: --resume continues the run as it was started: leave out "
                                        f"--data, --lr0 (to train on otherwise, fine-tune from it with --model "
                                        f"{tmp_path / 'o' / 'train' / 'weights' / 'last.pt'})\n")
+    # their defaults were not None, so these were taken unseen and the run went on at its own size and schedule
+    assert main(["train", "--out", str(tmp_path / "o"), "--resume", "--imgsz", "320", "--epochs", "5", "--batch",
+                 "8"]) == 2
+    assert "leave out --imgsz, --epochs, --batch (to train" in capsys.readouterr().err
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2

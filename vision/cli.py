@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KINDS, LABEL_MODES
-from oxeye.vision.train import KEYPOINT_SIGMA
+from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
 
 REAL_CARDS = "../shared/real/cards-edje"
 
@@ -140,9 +140,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml)")
     train.add_argument("--transfer", type=Path, metavar="PT", help="start the .yaml model from the layers of this "
                        ".pt that fit, e.g. a detector trained in another label mode")
-    train.add_argument("--imgsz", type=int, default=320, help="input size, a multiple of 32 (320)")
-    train.add_argument("--epochs", type=int, default=50, help="epochs (50)")
-    train.add_argument("--batch", type=int, default=16, help="batch size (16)")
+    train.add_argument("--imgsz", type=int, help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
+    train.add_argument("--epochs", type=int, help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
+    train.add_argument("--batch", type=int, help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
     train.add_argument("--labels", choices=LABEL_MODES, default="pose",
                        help="what the detector finds: where items lie and where their two corner indices or halves "
                             "are (pose: the names come from 'oxeye train-classifier'), or whole items named, card "
