@@ -21,7 +21,7 @@ import numpy as np
 from oxeye.datasets.faces import CARD_SIZE, Face, make_face, rotate_box_180, rounded_mask
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.vision.classes import CARD_CLASSES
-from oxeye.vision.images import make_folder
+from oxeye.vision.images import make_folder, written_aside
 
 PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"  # MIT; Adrian Kennard's SVG card designs
 DESIGNS = ("2color", "4color", "2color-bf", "4color-bf")  # two/four colours, normal/big index
@@ -78,11 +78,18 @@ def fetch_decks(cache: Path = DEFAULT_CACHE) -> list[str]:
                 png = bytes(resvg_py.svg_to_bytes(svg_string=sized))
                 bgra = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
                 bgra = cv2.resize(bgra, CARD_SIZE, interpolation=cv2.INTER_AREA)
-                cv2.imwrite(str(out / f"{code}.png"), bgra)
+                _write_whole(out / f"{code}.png", cv2.imencode(".png", bgra)[1].tobytes())
                 boxes[code] = [float(v) for v in _index_box(svg, bgra[..., :3])]
-            (out / "index_boxes.json").write_text(json.dumps(boxes, indent=1))
-        (cache / "LICENSE").write_bytes(tar.extractfile(members["package/LICENSE"]).read())
+            _write_whole(out / "index_boxes.json", json.dumps(boxes, indent=1).encode())
+        _write_whole(cache / "LICENSE", tar.extractfile(members["package/LICENSE"]).read())
     return list(DESIGNS)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` aside and move it onto ``path``: a fetch interrupted as it wrote a design's boxes left
+    them cut short, the design listed, and the next build failed in JSON's words, naming no file."""
+    with written_aside(path) as partial:
+        partial.write_bytes(data)
 
 
 def fetched_designs(cache: Path = DEFAULT_CACHE) -> list[str]:
