@@ -98,19 +98,27 @@ def fetched_designs(cache: Path = DEFAULT_CACHE) -> list[str]:
 
 
 def load_fetched_decks(cache: Path = DEFAULT_CACHE) -> dict[str, dict[str, Face]]:
-    """Every fetched design found complete in ``cache``, each a mapping from card code to its face."""
-    decks = {}
+    """Every fetched design found complete in ``cache``, each a mapping from card code to its face; ValueError
+    naming a file of one that is not whole: a corrupt face left its design out unsaid, and a build naming
+    --decks whose every design was so ran without fetched decks, as the docs say it never does."""
     mask = rounded_mask(*CARD_SIZE, radius=CARD_SIZE[0] * 0.05)
-    for design in fetched_designs(cache):
-        boxes = json.loads((cache / design / "index_boxes.json").read_text())
-        faces = {}
-        for code in CARD_CLASSES:
-            bgra = cv2.imread(str(cache / design / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-            if bgra is None or bgra.shape != (CARD_SIZE[1], CARD_SIZE[0], 4):
-                break
-            bgra[..., 3] = np.minimum(bgra[..., 3], mask)
-            box = tuple(boxes[code])
-            faces[code] = make_face(code, bgra, [box, rotate_box_180(box, *CARD_SIZE)], glossy=True)
-        else:
-            decks[f"kennard-{design}"] = faces
-    return decks
+    return {f"kennard-{design}": _design_faces(cache / design, mask) for design in fetched_designs(cache)}
+
+
+def _design_faces(folder: Path, mask: np.ndarray) -> dict[str, Face]:
+    """One fetched design's faces, each cut to ``mask``; ValueError naming the first file that is not whole."""
+    refetch = f"run 'oxeye dataset fetch-decks --decks {folder.parent}' again, or build with --drawn-only"
+    try:
+        boxes = json.loads((folder / "index_boxes.json").read_text())
+    except ValueError as error:
+        raise ValueError(f"{folder / 'index_boxes.json'} is not a fetched deck's boxes ({error}): {refetch}") from None
+    faces = {}
+    for code in CARD_CLASSES:
+        png = folder / f"{code}.png"
+        bgra = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        if bgra is None or bgra.shape != (CARD_SIZE[1], CARD_SIZE[0], 4) or code not in boxes:
+            raise ValueError(f"{png} is not a face fetched whole: {refetch}")
+        bgra[..., 3] = np.minimum(bgra[..., 3], mask)
+        box = tuple(boxes[code])
+        faces[code] = make_face(code, bgra, [box, rotate_box_180(box, *CARD_SIZE)], glossy=True)
+    return faces

@@ -482,3 +482,26 @@ def test_a_fetch_stopped_as_it_writes_a_designs_boxes_leaves_them_unlisted(tmp_p
     assert decks.fetched_designs(tmp_path / "decks") == []
     assert decks.load_fetched_decks(tmp_path / "decks") == {}
     assert not list((tmp_path / "decks" / decks.DESIGNS[0]).glob(".*"))  # nothing left aside
+
+
+@pytest.mark.usefixtures("fake_npm")
+def test_a_build_refuses_a_fetched_design_not_whole_naming_the_file(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A corrupt face left its design out unsaid: a build naming --decks whose every design was so ran without
+    fetched decks (the docs say it never does), and boxes cut short failed in JSON's words, naming no file."""
+    from oxeye.datasets import decks
+
+    cache, out = tmp_path / "decks", tmp_path / "build"
+    decks.fetch_decks(cache)
+    build = ["dataset", "build", "--decks", str(cache), "--out", str(out), "--images", "1", "--seed", "0",
+             "--imgsz", "128", "--workers", "1"]
+    refetch = f"run 'oxeye dataset fetch-decks --decks {cache}' again, or build with --drawn-only\n"
+    (cache / decks.DESIGNS[1] / "AS.png").write_bytes(b"not a PNG")
+    assert main(build) == 2
+    face = cache / decks.DESIGNS[1] / "AS.png"
+    assert capsys.readouterr().err == f"oxeye dataset: error: {face} is not a face fetched whole: {refetch}"
+    (cache / decks.DESIGNS[0] / "index_boxes.json").write_text('{"AS": [1')
+    assert main(build) == 2
+    assert capsys.readouterr().err.startswith(f"oxeye dataset: error: {cache / decks.DESIGNS[0] / 'index_boxes.json'} "
+                                              f"is not a fetched deck's boxes (")
+    assert not out.exists() and not list(tmp_path.glob(".build*"))  # nothing half built
