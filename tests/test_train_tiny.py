@@ -323,7 +323,7 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
     (tmp_path / "photos" / "IMG_1.jpg").write_bytes(b"a photo")
     assert main(["evaluate", "--real", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (f"oxeye evaluate: error: --real {tmp_path}: photos/ holds no photo labelled "
-                                       f"in Pascal VOC (NAME.xml beside NAME.jpg)\n")
+                                       f"in Pascal VOC (NAME.xml beside NAME.jpg, .jpeg or .png)\n")
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:

@@ -124,7 +124,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         require_build(args.data)
     if args.real is not None and (args.real / "photos").is_dir() and not labelled_photos(args.real):
         # measured as photos read with nothing found: every figure 0.0
-        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside NAME.jpg)")
+        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside "
+                         f"NAME.jpg, .jpeg or .png)")
     if args.against is not None and not args.against.is_file():
         raise ValueError(f"--against {args.against}: no such model")
     print(json.dumps(evaluate(args.model, args.data, args.real, args.against, args.told_kinds), indent=2))
