@@ -423,6 +423,47 @@ def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_r
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+class _Resumed(Exception):
+    """Raised by ``_resuming``'s YOLO in place of training on."""
+
+
+def _resuming(tiny: Path, run: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """A copy of the tiny run's weights in ``run`` as interrupted after an epoch; returns what ``oxeye train
+    --resume`` then gives ultralytics to train on with, filled in as YOLO is asked to train (it is not)."""
+    import torch
+    import ultralytics
+
+    saved = torch.load(tiny / "run" / "train" / "weights" / "last.pt", map_location="cpu", weights_only=False)
+    saved["epoch"] = 0
+    (run / "train" / "weights").mkdir(parents=True)
+    torch.save(saved, run / "train" / "weights" / "last.pt")
+    given: dict = {}
+
+    class YOLO:
+        def __init__(self, weights: str) -> None:
+            given["weights"] = weights
+
+        def train(self, **kwargs: object) -> None:
+            given.update(kwargs)
+            raise _Resumed
+
+    monkeypatch.setattr(ultralytics, "YOLO", YOLO)
+    return given
+
+
+def test_a_run_started_with_a_relative_out_is_resumed_from_another_folder(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ultralytics kept the data.yaml the run was started with, relative to where it started ('oxeye train
+    --out run' gave it run/yolo/data.yaml): resumed from elsewhere, it ended in RuntimeError's traceback
+    ('run/yolo/data.yaml' does not exist). The run's own, absolute, is now given it."""
+    given = _resuming(tiny, tmp_path / "run", monkeypatch)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(_Resumed):
+        main(["train", "--out", "../run", "--resume"])
+    assert given["resume"] is True and given["data"] == str(tmp_path / "run" / "yolo" / "data.yaml")
+
+
 TERMINATED_AS_IT_SAVES = ("import os, signal, sys, onnx; onnx.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGTERM); "
                           "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))")
 

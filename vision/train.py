@@ -227,6 +227,12 @@ def data_yaml(folder: Path, train: str, val: str, names: tuple[str, ...], extra:
     return f"path: {json.dumps(str(folder.resolve()))}\ntrain: {train}\nval: {val}\n{extra}names:\n{listed}"
 
 
+def run_data(out: Path) -> Path:
+    """The dataset ``prepare_dataset`` wrote into the run ``out``, absolute: ultralytics keeps the path a run
+    was started with, and one started with a relative --out could not be resumed from another folder."""
+    return (out / "yolo" / "data.yaml").resolve()
+
+
 def train(config: TrainConfig) -> list[Path]:
     """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
     from oxeye.vision.images import written_aside
@@ -246,7 +252,7 @@ def train(config: TrainConfig) -> list[Path]:
         if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         if not finished:  # else only its export was interrupted: it is exported again
-            YOLO(str(last)).train(resume=True)
+            YOLO(str(last)).train(resume=True, data=str(run_data(config.out)))
     else:
         fine_tune = config.architecture.endswith(".pt")
         if fine_tune:
