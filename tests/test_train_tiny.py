@@ -464,6 +464,18 @@ def test_a_run_started_with_a_relative_out_is_resumed_from_another_folder(
     assert given["resume"] is True and given["data"] == str(tmp_path / "run" / "yolo" / "data.yaml")
 
 
+def test_a_run_started_on_a_gpu_is_resumed_on_this_machines(tiny: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """--resume took the device the run was started on: one interrupted on a lent GPU (device 0, its lease
+    ended) ended on a machine without one in ultralytics' 'Invalid CUDA device=0 requested', over lines."""
+    import torch
+
+    given = _resuming(tiny, tmp_path / "run", monkeypatch)
+    with pytest.raises(_Resumed):
+        main(["train", "--out", str(tmp_path / "run"), "--resume"])
+    assert given["device"] == (0 if torch.cuda.is_available() else "cpu")
+
+
 TERMINATED_AS_IT_SAVES = ("import os, signal, sys, onnx; onnx.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGTERM); "
                           "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))")
 

@@ -243,6 +243,7 @@ def train(config: TrainConfig) -> list[Path]:
     import torch
     from ultralytics import YOLO
 
+    device = 0 if torch.cuda.is_available() else "cpu"  # a resumed run's own (a lent GPU's 0) may be no more
     run = config.out / "train"
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if config.resume:
@@ -252,7 +253,7 @@ def train(config: TrainConfig) -> list[Path]:
         if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         if not finished:  # else only its export was interrupted: it is exported again
-            YOLO(str(last)).train(resume=True, data=str(run_data(config.out)))
+            YOLO(str(last)).train(resume=True, data=str(run_data(config.out)), device=device)
     else:
         fine_tune = config.architecture.endswith(".pt")
         if fine_tune:
@@ -263,7 +264,7 @@ def train(config: TrainConfig) -> list[Path]:
                                config.keypoint_sigma)
         YOLO(config.architecture).train(
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
-            workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
+            workers=config.workers, device=device,
             project=str(config.out.resolve()), name="train", exist_ok=True, cache="ram" if config.cache else False,
             pretrained=str(config.transfer) if config.transfer else fine_tune, plots=False, verbose=False,
             # Weights that were trained already need no warm-up (ultralytics' default is 3 epochs of it).
