@@ -199,10 +199,10 @@ def _render_all(config: BuildConfig, final: Path, workers: int | None, progress:
     for sub in ("images", "labels", "meta"):
         (config.out / sub).mkdir()
     (config.out / "data.yaml").write_text(data_yaml(final, "images", "images", CLASSES))
+    _init_worker(config)  # before the bar: a fetched deck refused was said under it
     workers = workers or min(2, os.cpu_count() or 1)
     bar = tqdm(total=config.images, unit="img", disable=not progress, desc="dataset")
     total = 0
-    _init_worker(config)
     if workers == 1:
         for index in range(config.images):
             total += _work(index)

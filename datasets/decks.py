@@ -21,7 +21,7 @@ import numpy as np
 from oxeye.datasets.faces import CARD_SIZE, Face, make_face, rotate_box_180, rounded_mask
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.vision.classes import CARD_CLASSES
-from oxeye.vision.images import make_folder
+from oxeye.vision.images import make_folder, written_aside
 
 PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"  # MIT; Adrian Kennard's SVG card designs
 DESIGNS = ("2color", "4color", "2color-bf", "4color-bf")  # two/four colours, normal/big index
@@ -78,11 +78,18 @@ def fetch_decks(cache: Path = DEFAULT_CACHE) -> list[str]:
                 png = bytes(resvg_py.svg_to_bytes(svg_string=sized))
                 bgra = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
                 bgra = cv2.resize(bgra, CARD_SIZE, interpolation=cv2.INTER_AREA)
-                cv2.imwrite(str(out / f"{code}.png"), bgra)
+                _write_whole(out / f"{code}.png", cv2.imencode(".png", bgra)[1].tobytes())
                 boxes[code] = [float(v) for v in _index_box(svg, bgra[..., :3])]
-            (out / "index_boxes.json").write_text(json.dumps(boxes, indent=1))
-        (cache / "LICENSE").write_bytes(tar.extractfile(members["package/LICENSE"]).read())
+            _write_whole(out / "index_boxes.json", json.dumps(boxes, indent=1).encode())
+        _write_whole(cache / "LICENSE", tar.extractfile(members["package/LICENSE"]).read())
     return list(DESIGNS)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` aside and move it onto ``path``: a fetch interrupted as it wrote a design's boxes left
+    them cut short, the design listed, and the next build failed in JSON's words, naming no file."""
+    with written_aside(path) as partial:
+        partial.write_bytes(data)
 
 
 def fetched_designs(cache: Path = DEFAULT_CACHE) -> list[str]:
@@ -91,19 +98,27 @@ def fetched_designs(cache: Path = DEFAULT_CACHE) -> list[str]:
 
 
 def load_fetched_decks(cache: Path = DEFAULT_CACHE) -> dict[str, dict[str, Face]]:
-    """Every fetched design found complete in ``cache``, each a mapping from card code to its face."""
-    decks = {}
+    """Every fetched design found complete in ``cache``, each a mapping from card code to its face; ValueError
+    naming a file of one that is not whole: a corrupt face left its design out unsaid, and a build naming
+    --decks whose every design was so ran without fetched decks, as the docs say it never does."""
     mask = rounded_mask(*CARD_SIZE, radius=CARD_SIZE[0] * 0.05)
-    for design in fetched_designs(cache):
-        boxes = json.loads((cache / design / "index_boxes.json").read_text())
-        faces = {}
-        for code in CARD_CLASSES:
-            bgra = cv2.imread(str(cache / design / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-            if bgra is None or bgra.shape != (CARD_SIZE[1], CARD_SIZE[0], 4):
-                break
-            bgra[..., 3] = np.minimum(bgra[..., 3], mask)
-            box = tuple(boxes[code])
-            faces[code] = make_face(code, bgra, [box, rotate_box_180(box, *CARD_SIZE)], glossy=True)
-        else:
-            decks[f"kennard-{design}"] = faces
-    return decks
+    return {f"kennard-{design}": _design_faces(cache / design, mask) for design in fetched_designs(cache)}
+
+
+def _design_faces(folder: Path, mask: np.ndarray) -> dict[str, Face]:
+    """One fetched design's faces, each cut to ``mask``; ValueError naming the first file that is not whole."""
+    refetch = f"run 'oxeye dataset fetch-decks --decks {folder.parent}' again, or build with --drawn-only"
+    try:
+        boxes = json.loads((folder / "index_boxes.json").read_text())
+    except ValueError as error:
+        raise ValueError(f"{folder / 'index_boxes.json'} is not a fetched deck's boxes ({error}): {refetch}") from None
+    faces = {}
+    for code in CARD_CLASSES:
+        png = folder / f"{code}.png"
+        bgra = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        if bgra is None or bgra.shape != (CARD_SIZE[1], CARD_SIZE[0], 4) or code not in boxes:
+            raise ValueError(f"{png} is not a face fetched whole: {refetch}")
+        bgra[..., 3] = np.minimum(bgra[..., 3], mask)
+        box = tuple(boxes[code])
+        faces[code] = make_face(code, bgra, [box, rotate_box_180(box, *CARD_SIZE)], glossy=True)
+    return faces

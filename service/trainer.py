@@ -4,6 +4,7 @@ grade the answer with the engine's explanation, and keep each trainee's history.
 from __future__ import annotations
 
 import functools
+import logging
 import random
 import statistics
 import threading
@@ -57,8 +58,13 @@ def faces() -> Library:
 
 @functools.lru_cache(maxsize=1)
 def _made_faces() -> Library:
-    """The renderer's faces, made on the first call."""
-    return load_library(DEFAULT_CACHE)
+    """The renderer's faces, made on the first call; the drawn decks alone where a fetched one is broken (the
+    pictures need no particular deck), said in the log."""
+    try:
+        return load_library(DEFAULT_CACHE)
+    except ValueError as error:
+        logging.getLogger(__name__).warning("the drills are drawn without fetched decks: %s", error)
+        return load_library(None)
 
 
 def picture(drill: DrillRow) -> bytes:

@@ -418,12 +418,9 @@ def _fake_package(folder: Path) -> Path:
     return tarball
 
 
-def test_a_fetch_stopped_halfway_leaves_the_design_it_was_rewriting_unlisted(tmp_path: Path,
-                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A second fetch stopped mid-design left the first fetch's boxes beside half-rewritten faces: the design
-    was listed (and a face cut short by the stop silently dropped it from every build)."""
-    import resvg_py
-
+@pytest.fixture
+def fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fetch_decks offline: 'npm pack' gives the fake package's tarball."""
     from oxeye.datasets import decks
 
     tarball = _fake_package(tmp_path)
@@ -434,6 +431,17 @@ def test_a_fetch_stopped_halfway_leaves_the_design_it_was_rewriting_unlisted(tmp
 
     monkeypatch.setattr(decks.subprocess, "run", pack)
     monkeypatch.setattr(decks.shutil, "which", lambda name: f"/usr/bin/{name}")
+
+
+@pytest.mark.usefixtures("fake_npm")
+def test_a_fetch_stopped_halfway_leaves_the_design_it_was_rewriting_unlisted(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second fetch stopped mid-design left the first fetch's boxes beside half-rewritten faces: the design
+    was listed (and a face cut short by the stop silently dropped it from every build)."""
+    import resvg_py
+
+    from oxeye.datasets import decks
+
     cache = tmp_path / "decks"
     assert decks.fetch_decks(cache) == list(decks.DESIGNS) == decks.fetched_designs(cache)
     render, rendered = resvg_py.svg_to_bytes, []
@@ -448,3 +456,52 @@ def test_a_fetch_stopped_halfway_leaves_the_design_it_was_rewriting_unlisted(tmp
     with pytest.raises(KeyboardInterrupt):
         decks.fetch_decks(cache)
     assert decks.fetched_designs(cache) == [d for d in decks.DESIGNS if d != decks.DESIGNS[1]]
+
+
+@pytest.mark.usefixtures("fake_npm")
+def test_a_fetch_stopped_as_it_writes_a_designs_boxes_leaves_them_unlisted(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """index_boxes.json was written in place: a fetch stopped as it wrote them left them cut short, the design
+    listed, and the next build failed in JSON's words, naming no file."""
+    from oxeye.datasets import decks
+
+    opened = Path.open
+
+    def stopped(self: Path, mode: str = "r", *args: object, **kwargs: object) -> object:
+        file = opened(self, mode, *args, **kwargs)
+        if "w" in mode and "index_boxes.json" in self.name:  # the first byte written, then Ctrl-C
+            file.write(b"{" if "b" in mode else "{")
+            file.close()
+            raise KeyboardInterrupt
+        return file
+
+    monkeypatch.setattr(Path, "open", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        decks.fetch_decks(tmp_path / "decks")
+    monkeypatch.undo()
+    assert decks.fetched_designs(tmp_path / "decks") == []
+    assert decks.load_fetched_decks(tmp_path / "decks") == {}
+    assert not list((tmp_path / "decks" / decks.DESIGNS[0]).glob(".*"))  # nothing left aside
+
+
+@pytest.mark.usefixtures("fake_npm")
+def test_a_build_refuses_a_fetched_design_not_whole_naming_the_file(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A corrupt face left its design out unsaid: a build naming --decks whose every design was so ran without
+    fetched decks (the docs say it never does), and boxes cut short failed in JSON's words, naming no file."""
+    from oxeye.datasets import decks
+
+    cache, out = tmp_path / "decks", tmp_path / "build"
+    decks.fetch_decks(cache)
+    build = ["dataset", "build", "--decks", str(cache), "--out", str(out), "--images", "1", "--seed", "0",
+             "--imgsz", "128", "--workers", "1"]
+    refetch = f"run 'oxeye dataset fetch-decks --decks {cache}' again, or build with --drawn-only\n"
+    (cache / decks.DESIGNS[1] / "AS.png").write_bytes(b"not a PNG")
+    assert main(build) == 2
+    face = cache / decks.DESIGNS[1] / "AS.png"
+    assert capsys.readouterr().err == f"oxeye dataset: error: {face} is not a face fetched whole: {refetch}"
+    (cache / decks.DESIGNS[0] / "index_boxes.json").write_text('{"AS": [1')
+    assert main(build) == 2
+    assert capsys.readouterr().err.startswith(f"oxeye dataset: error: {cache / decks.DESIGNS[0] / 'index_boxes.json'} "
+                                              f"is not a fetched deck's boxes (")
+    assert not out.exists() and not list(tmp_path.glob(".build*"))  # nothing half built

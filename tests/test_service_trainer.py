@@ -301,3 +301,14 @@ def test_pictures_asked_for_at_once_make_the_faces_once(app, monkeypatch: pytest
         drills = [client.post("/v1/trainer/drills", json={"trainee": "lu", "rules": "gnau"}).json() for _ in range(3)]
         pictures = list(trainees.map(lambda drill: client.get(drill["image"]).status_code, drills))
     assert pictures == [200] * 3 and len(made) == 1
+
+
+def test_a_broken_fetched_deck_leaves_the_drills_drawn_with_the_drawn_decks(tmp_path, monkeypatch, caplog) -> None:
+    """The fetched decks are refused where a file of theirs is not whole (a build must not go without them
+    unsaid); the trainer's pictures need no particular deck, and are drawn without them, said in the log."""
+    (tmp_path / "2color").mkdir()
+    (tmp_path / "2color" / "index_boxes.json").write_text('{"AS": [1')
+    monkeypatch.setattr(trainer, "DEFAULT_CACHE", tmp_path)
+    library = trainer._made_faces.__wrapped__()
+    assert library.card_decks and not library.deck_weights  # drawn decks only, none fetched
+    assert f"the drills are drawn without fetched decks: {tmp_path / '2color' / 'index_boxes.json'}" in caplog.text

@@ -323,7 +323,7 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
     (tmp_path / "photos" / "IMG_1.jpg").write_bytes(b"a photo")
     assert main(["evaluate", "--real", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (f"oxeye evaluate: error: --real {tmp_path}: photos/ holds no photo labelled "
-                                       f"in Pascal VOC (NAME.xml beside NAME.jpg)\n")
+                                       f"in Pascal VOC (NAME.xml beside NAME.jpg, .jpeg or .png)\n")
 
 
 def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
@@ -423,6 +423,59 @@ def test_a_detector_interrupted_as_it_is_exported_leaves_the_one_before_and_is_r
     assert "has finished; fine-tune from it with --model" in capsys.readouterr().err
 
 
+class _Resumed(Exception):
+    """Raised by ``_resuming``'s YOLO in place of training on."""
+
+
+def _resuming(tiny: Path, run: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """A copy of the tiny run's weights in ``run`` as interrupted after an epoch; returns what ``oxeye train
+    --resume`` then gives ultralytics to train on with, filled in as YOLO is asked to train (it is not)."""
+    import torch
+    import ultralytics
+
+    saved = torch.load(tiny / "run" / "train" / "weights" / "last.pt", map_location="cpu", weights_only=False)
+    saved["epoch"] = 0
+    (run / "train" / "weights").mkdir(parents=True)
+    torch.save(saved, run / "train" / "weights" / "last.pt")
+    given: dict = {}
+
+    class YOLO:
+        def __init__(self, weights: str) -> None:
+            given["weights"] = weights
+
+        def train(self, **kwargs: object) -> None:
+            given.update(kwargs)
+            raise _Resumed
+
+    monkeypatch.setattr(ultralytics, "YOLO", YOLO)
+    return given
+
+
+def test_a_run_started_with_a_relative_out_is_resumed_from_another_folder(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ultralytics kept the data.yaml the run was started with, relative to where it started ('oxeye train
+    --out run' gave it run/yolo/data.yaml): resumed from elsewhere, it ended in RuntimeError's traceback
+    ('run/yolo/data.yaml' does not exist). The run's own, absolute, is now given it."""
+    given = _resuming(tiny, tmp_path / "run", monkeypatch)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(_Resumed):
+        main(["train", "--out", "../run", "--resume"])
+    assert given["resume"] is True and given["data"] == str(tmp_path / "run" / "yolo" / "data.yaml")
+
+
+def test_a_run_started_on_a_gpu_is_resumed_on_this_machines(tiny: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """--resume took the device the run was started on: one interrupted on a lent GPU (device 0, its lease
+    ended) ended on a machine without one in ultralytics' 'Invalid CUDA device=0 requested', over lines."""
+    import torch
+
+    given = _resuming(tiny, tmp_path / "run", monkeypatch)
+    with pytest.raises(_Resumed):
+        main(["train", "--out", str(tmp_path / "run"), "--resume"])
+    assert given["device"] == (0 if torch.cuda.is_available() else "cpu")
+
+
 TERMINATED_AS_IT_SAVES = ("import os, signal, sys, onnx; onnx.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGTERM); "
                           "from oxeye.service.cli import main; sys.exit(main(sys.argv[1:]))")
 
@@ -507,6 +560,10 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == (f"oxeye train: error: --resume continues the run as it was started: leave out "
                                        f"--data, --lr0 (to train on otherwise, fine-tune from it with --model "
                                        f"{tmp_path / 'o' / 'train' / 'weights' / 'last.pt'})\n")
+    # their defaults were not None, so these were taken unseen and the run went on at its own size and schedule
+    assert main(["train", "--out", str(tmp_path / "o"), "--resume", "--imgsz", "320", "--epochs", "5", "--batch",
+                 "8"]) == 2
+    assert "leave out --imgsz, --epochs, --batch (to train" in capsys.readouterr().err
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2

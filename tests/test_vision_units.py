@@ -696,6 +696,26 @@ def test_real_labels_that_cannot_be_read_are_refused_naming_the_file(tmp_path: P
     assert str(raised.value).startswith(str(tmp_path / "photos" / "IMG_1.xml")) and message in str(raised.value)
 
 
+def test_a_real_photo_is_the_one_its_labels_name_or_any_photo_of_their_name(tmp_path: Path) -> None:
+    """Only NAME.JPG or NAME.jpg beside NAME.xml was looked for: a NAME.png or NAME.jpeg, or the photo the labels
+    name in their <filename>, ended evaluate --real in 'no such image: NAME.jpg', naming a file never there."""
+    from oxeye.vision.evaluate import labelled_photos
+
+    for name in ("IMG_1", "IMG_2"):
+        write_labelled_photo(tmp_path, name, np.zeros((100, 200, 3), np.uint8), [("ace", (10, 10, 50, 70))])
+    photos = tmp_path / "photos"
+    (photos / "IMG_1.JPG").rename(photos / "table 1.png")
+    (photos / "IMG_1.xml").write_text((photos / "IMG_1.xml").read_text().replace(
+        "<annotation>", r"<annotation><filename>C:\cards\table 1.png</filename>"))
+    (photos / "IMG_2.JPG").rename(photos / "IMG_2.jpeg")
+    assert [photo for photo, _ in labelled_photos(tmp_path)] == [photos / "table 1.png", photos / "IMG_2.jpeg"]
+    (photos / "IMG_2.jpeg").unlink()
+    with pytest.raises(ValueError) as raised:
+        labelled_photos(tmp_path)
+    assert str(raised.value) == (f"{photos / 'IMG_2.xml'} labels no photo found beside it: looked for IMG_2.jpg, "
+                                 f"IMG_2.JPG, IMG_2.jpeg, IMG_2.JPEG, IMG_2.png, IMG_2.PNG")
+
+
 def test_each_real_card_lost_is_told_by_how(tmp_path: Path) -> None:
     """Six labelled cards: one read right, one misread, one twice, one under a box of its rank that
     takes in its neighbour, one under a box of another rank, one with nothing over it."""

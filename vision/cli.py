@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KINDS, LABEL_MODES
-from oxeye.vision.train import KEYPOINT_SIGMA
+from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
 
 REAL_CARDS = "../shared/real/cards-edje"
 
@@ -124,7 +124,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         require_build(args.data)
     if args.real is not None and (args.real / "photos").is_dir() and not labelled_photos(args.real):
         # measured as photos read with nothing found: every figure 0.0
-        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside NAME.jpg)")
+        raise ValueError(f"--real {args.real}: photos/ holds no photo labelled in Pascal VOC (NAME.xml beside "
+                         f"NAME.jpg, .jpeg or .png)")
     if args.against is not None and not args.against.is_file():
         raise ValueError(f"--against {args.against}: no such model")
     print(json.dumps(evaluate(args.model, args.data, args.real, args.against, args.told_kinds), indent=2))
@@ -140,9 +141,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml)")
     train.add_argument("--transfer", type=Path, metavar="PT", help="start the .yaml model from the layers of this "
                        ".pt that fit, e.g. a detector trained in another label mode")
-    train.add_argument("--imgsz", type=int, default=320, help="input size, a multiple of 32 (320)")
-    train.add_argument("--epochs", type=int, default=50, help="epochs (50)")
-    train.add_argument("--batch", type=int, default=16, help="batch size (16)")
+    train.add_argument("--imgsz", type=int, help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
+    train.add_argument("--epochs", type=int, help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
+    train.add_argument("--batch", type=int, help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
     train.add_argument("--labels", choices=LABEL_MODES, default="pose",
                        help="what the detector finds: where items lie and where their two corner indices or halves "
                             "are (pose: the names come from 'oxeye train-classifier'), or whole items named, card "

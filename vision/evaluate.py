@@ -22,7 +22,7 @@ import json
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 import numpy as np
 from scipy.stats import bootstrap
@@ -38,6 +38,7 @@ from oxeye.vision.matching import alike, as_boxes, keypoint_stray, matches
 from oxeye.vision.reading import Item, Reading
 from oxeye.vision.train import read_record
 
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")  # a real photo beside its labels, these in either case
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
@@ -250,18 +251,34 @@ def labelled_photos(folder: Path) -> list[tuple[Path, list[tuple[str, list[float
     and box (x1, y1, x2, y2), in the labels' order."""
     found = []
     for xml in sorted(folder.glob("photos/*.xml")):
-        found.append((xml.with_suffix(".JPG") if xml.with_suffix(".JPG").exists() else xml.with_suffix(".jpg"),
-                      _voc_labels(xml)))
+        annotation = _annotation(xml)
+        found.append((_labelled_photo(xml, annotation.findtext("filename")), _voc_labels(xml, annotation)))
     return found
 
 
-def _voc_labels(xml: Path) -> list[tuple[str, list[float]]]:
-    """One Pascal VOC file's rank names and boxes; ValueError naming the file where it is not such a file
-    or names no rank of the real set (evaluate once stopped there with a traceback)."""
+def _annotation(xml: Path) -> ElementTree.Element:
+    """One Pascal VOC file's root; ValueError naming the file where it is no XML."""
     try:
-        objects = list(ElementTree.parse(xml).getroot().iter("object"))
+        return ElementTree.parse(xml).getroot()
     except ElementTree.ParseError as error:
         raise ValueError(f"{xml} is not Pascal VOC labels ({error})") from None
+
+
+def _labelled_photo(xml: Path, named: str | None) -> Path:
+    """The photo beside ``xml`` that it labels: the one its <filename> ``named``, else its own name with any of
+    PHOTO_SUFFIXES in either case; ValueError naming those looked for (only NAME.JPG or NAME.jpg was, and
+    a NAME.png or NAME.jpeg was said to be 'no such image: NAME.jpg')."""
+    names = [PureWindowsPath(named).name] if named else []  # labelling tools on Windows wrote it with its folders
+    names += [f"{xml.stem}{suffix}" for lower in PHOTO_SUFFIXES for suffix in (lower, lower.upper())]
+    if (photo := next((xml.with_name(name) for name in names if xml.with_name(name).is_file()), None)) is None:
+        raise ValueError(f"{xml} labels no photo found beside it: looked for {', '.join(dict.fromkeys(names))}")
+    return photo
+
+
+def _voc_labels(xml: Path, annotation: ElementTree.Element) -> list[tuple[str, list[float]]]:
+    """The rank names and boxes of ``xml``'s ``annotation``; ValueError naming the file where it is not such a
+    file or names no rank of the real set (evaluate once stopped there with a traceback)."""
+    objects = list(annotation.iter("object"))
     try:
         labels = [(o.findtext("name"), [float(o.find("bndbox").findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
                   for o in objects]

@@ -19,6 +19,7 @@ from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
 WEIGHTS = "oxeye.pt"  # a run's trained weights, beside their ONNX export
 ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
+NEW_RUN = {"imgsz": 320, "epochs": 50, "batch": 16}  # a new run's --imgsz, --epochs and --batch where not given
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 # What the commands read of a build's record (datasets/README.md has it whole), its items' and their corners'
 RECORD_KEYS = frozenset({"image", "width", "height", "kind", "hands", "items"})
@@ -68,9 +69,10 @@ class TrainConfig:
     data: Path | None  # None only with resume
     out: Path
     model: str = ""  # "" is yolov8n of the label mode's task: yolov8n-pose.yaml for pose, else yolov8n.yaml
-    imgsz: int = 320
-    epochs: int = 50
-    batch: int = 16
+    # None where not given, so that --resume can tell them given; a new run starts at NEW_RUN's
+    imgsz: int | None = None
+    epochs: int | None = None
+    batch: int | None = None
     labels: str = "pose"
     val_fraction: float = 0.1
     workers: int = 2
@@ -81,6 +83,12 @@ class TrainConfig:
     hours: float | None = None  # train this long instead of ``epochs`` (ultralytics fits the schedule to the time)
     keypoint_sigma: float = KEYPOINT_SIGMA  # the shipped detector's first 3 epochs ran at ultralytics' 0.5
     overwrite: bool = False  # replace a detector trained in ``out`` before (refused otherwise)
+
+    def __post_init__(self) -> None:
+        """Give a new run NEW_RUN's size, epochs and batch where they were not given (a resumed run has its own)."""
+        for name, default in NEW_RUN.items():
+            if getattr(self, name) is None and not self.resume:
+                object.__setattr__(self, name, default)  # frozen: set once, as it is made
 
     @property
     def architecture(self) -> str:
@@ -93,7 +101,9 @@ class TrainConfig:
         if self.resume:  # the interrupted run holds its own arguments: others given were silently not used
             given = [option for option, value in (("--data", self.data), ("--model", self.model),
                                                   ("--transfer", self.transfer), ("--lr0", self.lr0),
-                                                  ("--hours", self.hours)) if value]
+                                                  ("--hours", self.hours), ("--imgsz", self.imgsz),
+                                                  ("--epochs", self.epochs), ("--batch", self.batch))
+                     if value is not None and value != ""]
             if given:
                 last = self.out / "train" / "weights" / "last.pt"
                 raise ValueError(f"--resume continues the run as it was started: leave out {', '.join(given)} (to "
@@ -217,6 +227,12 @@ def data_yaml(folder: Path, train: str, val: str, names: tuple[str, ...], extra:
     return f"path: {json.dumps(str(folder.resolve()))}\ntrain: {train}\nval: {val}\n{extra}names:\n{listed}"
 
 
+def run_data(out: Path) -> Path:
+    """The dataset ``prepare_dataset`` wrote into the run ``out``, absolute: ultralytics keeps the path a run
+    was started with, and one started with a relative --out could not be resumed from another folder."""
+    return (out / "yolo" / "data.yaml").resolve()
+
+
 def train(config: TrainConfig) -> list[Path]:
     """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
     from oxeye.vision.images import written_aside
@@ -227,6 +243,7 @@ def train(config: TrainConfig) -> list[Path]:
     import torch
     from ultralytics import YOLO
 
+    device = 0 if torch.cuda.is_available() else "cpu"  # a resumed run's own (a lent GPU's 0) may be no more
     run = config.out / "train"
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if config.resume:
@@ -236,7 +253,7 @@ def train(config: TrainConfig) -> list[Path]:
         if finished and exported(best, config.out):
             raise ValueError(f"--resume: the run in {run} has finished; fine-tune from it with --model {last}")
         if not finished:  # else only its export was interrupted: it is exported again
-            YOLO(str(last)).train(resume=True)
+            YOLO(str(last)).train(resume=True, data=str(run_data(config.out)), device=device)
     else:
         fine_tune = config.architecture.endswith(".pt")
         if fine_tune:
@@ -247,7 +264,7 @@ def train(config: TrainConfig) -> list[Path]:
                                config.keypoint_sigma)
         YOLO(config.architecture).train(
             data=str(data), epochs=config.epochs, imgsz=config.imgsz, batch=config.batch,
-            workers=config.workers, device=0 if torch.cuda.is_available() else "cpu",
+            workers=config.workers, device=device,
             project=str(config.out.resolve()), name="train", exist_ok=True, cache="ram" if config.cache else False,
             pretrained=str(config.transfer) if config.transfer else fine_tune, plots=False, verbose=False,
             # Weights that were trained already need no warm-up (ultralytics' default is 3 epochs of it).
