@@ -564,6 +564,9 @@ def test_train_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["train", "--out", str(tmp_path / "o"), "--resume", "--imgsz", "320", "--epochs", "5", "--batch",
                  "8"]) == 2
     assert "leave out --imgsz, --epochs, --batch (to train" in capsys.readouterr().err
+    assert main(["train", "--out", str(tmp_path / "o"), "--resume", "--labels", "items", "--val-fraction", "0.2",
+                 "--workers", "0", "--cache", "--keypoint-sigma", "0.5"]) == 2  # and these: it trained pose unsaid
+    assert "leave out --labels, --val-fraction, --workers, --cache, --keypoint-sigma (to train" in capsys.readouterr().err
     assert main(["train", "--out", str(tmp_path / "o")]) == 2
     assert "--data is required" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--lr0", "0"]) == 2

@@ -144,22 +144,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--imgsz", type=int, help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
     train.add_argument("--epochs", type=int, help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
     train.add_argument("--batch", type=int, help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
-    train.add_argument("--labels", choices=LABEL_MODES, default="pose",
+    train.add_argument("--labels", choices=LABEL_MODES,
                        help="what the detector finds: where items lie and where their two corner indices or halves "
                             "are (pose: the names come from 'oxeye train-classifier'), or whole items named, card "
-                            "corner indices, or both (pose)")
-    train.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
-    train.add_argument("--workers", type=int, default=2, help="data-loading processes (2)")
+                            "corner indices, or both (pose; not with --resume)")
+    train.add_argument("--val-fraction", type=float,
+                       help=f"share of images held out for validation ({NEW_RUN['val_fraction']}; not with --resume)")
+    train.add_argument("--workers", type=int, help=f"data-loading processes ({NEW_RUN['workers']}; not with --resume)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
     train.add_argument("--overwrite", action="store_true", help="replace a detector trained in --out before (refused otherwise)")
-    train.add_argument("--cache", action="store_true", help="hold the resized images in memory (faster epochs)")
+    train.add_argument("--cache", action="store_true", default=None,
+                       help="hold the resized images in memory (faster epochs; not with --resume)")
     train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
                             "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")
     train.add_argument("--hours", type=float, help="train for this long instead of --epochs: ultralytics times "
                        "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease)")
-    train.add_argument("--keypoint-sigma", type=float, default=KEYPOINT_SIGMA, metavar="SIGMA",
+    train.add_argument("--keypoint-sigma", type=float, metavar="SIGMA",
                        help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
-                            "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe)")
+                            "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe; not with "
+                            "--resume)")
     train.set_defaults(handler=_train, extra="train")
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "

@@ -19,8 +19,10 @@ from oxeye.vision.classes import CORNER_SUFFIX, KEYPOINTS, label_classes
 CORNER_VISIBLE = 0.6  # a corner index is labelled when this share of it shows (the generator's card rule)
 WEIGHTS = "oxeye.pt"  # a run's trained weights, beside their ONNX export
 ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each item once (no suppression)
-NEW_RUN = {"imgsz": 320, "epochs": 50, "batch": 16}  # a new run's --imgsz, --epochs and --batch where not given
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
+# A new run's options where not given (a resumed run has its own, and refuses them given)
+NEW_RUN = {"imgsz": 320, "epochs": 50, "batch": 16, "labels": "pose", "val_fraction": 0.1, "workers": 2,
+           "keypoint_sigma": KEYPOINT_SIGMA, "cache": False}
 # What the commands read of a build's record (datasets/README.md has it whole), its items' and their corners'
 RECORD_KEYS = frozenset({"image", "width", "height", "kind", "hands", "items"})
 ITEM_KEYS = frozenset({"code", "kind", "box", "visible_fraction", "corner_boxes"})
@@ -73,19 +75,19 @@ class TrainConfig:
     imgsz: int | None = None
     epochs: int | None = None
     batch: int | None = None
-    labels: str = "pose"
-    val_fraction: float = 0.1
-    workers: int = 2
+    labels: str | None = None
+    val_fraction: float | None = None
+    workers: int | None = None
     resume: bool = False
     transfer: Path | None = None  # start from the layers of this .pt that fit (e.g. a detector of another mode)
-    cache: bool = False  # hold the resized training images in memory (fast epochs, about 1 GB per 5,000 at 320)
+    cache: bool | None = None  # hold the resized training images in memory (fast epochs, about 1 GB per 5,000 at 320)
     lr0: float | None = None  # AdamW's starting rate; None lets ultralytics choose (too high to fine-tune briefly)
     hours: float | None = None  # train this long instead of ``epochs`` (ultralytics fits the schedule to the time)
-    keypoint_sigma: float = KEYPOINT_SIGMA  # the shipped detector's first 3 epochs ran at ultralytics' 0.5
+    keypoint_sigma: float | None = None  # the shipped detector's first 3 epochs ran at ultralytics' 0.5
     overwrite: bool = False  # replace a detector trained in ``out`` before (refused otherwise)
 
     def __post_init__(self) -> None:
-        """Give a new run NEW_RUN's size, epochs and batch where they were not given (a resumed run has its own)."""
+        """Give a new run NEW_RUN's options where they were not given (a resumed run has its own)."""
         for name, default in NEW_RUN.items():
             if getattr(self, name) is None and not self.resume:
                 object.__setattr__(self, name, default)  # frozen: set once, as it is made
@@ -97,18 +99,21 @@ class TrainConfig:
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
-        label_classes(self.labels)
         if self.resume:  # the interrupted run holds its own arguments: others given were silently not used
             given = [option for option, value in (("--data", self.data), ("--model", self.model),
                                                   ("--transfer", self.transfer), ("--lr0", self.lr0),
                                                   ("--hours", self.hours), ("--imgsz", self.imgsz),
-                                                  ("--epochs", self.epochs), ("--batch", self.batch))
+                                                  ("--epochs", self.epochs), ("--batch", self.batch),
+                                                  ("--labels", self.labels), ("--val-fraction", self.val_fraction),
+                                                  ("--workers", self.workers), ("--cache", self.cache),
+                                                  ("--keypoint-sigma", self.keypoint_sigma))
                      if value is not None and value != ""]
             if given:
                 last = self.out / "train" / "weights" / "last.pt"
                 raise ValueError(f"--resume continues the run as it was started: leave out {', '.join(given)} (to "
                                  f"train on otherwise, fine-tune from it with --model {last})")
             return
+        label_classes(self.labels)
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1, got {self.lr0}")
         if self.hours is not None and not 0 < self.hours < math.inf:  # inf: ultralytics' epochs overflow, hours in
