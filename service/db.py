@@ -21,7 +21,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from oxeye.service.errors import ServiceError
-from oxeye.service.exact_numbers import exact_dumps, exact_loads
+from oxeye.service.exact_json import exact_dumps, exact_loads
 
 
 KEY_MOST = 255  # the longest Idempotency-Key kept with a round

@@ -15,6 +15,7 @@ from oxeye.engine.settlement import Onlooker
 from oxeye.engine.stats import frequencies
 from oxeye.service.engine_json import evaluation_json, json_number, settlement_json
 from oxeye.service.errors import refuse_unknown_or_repeated
+from oxeye.service.exact_json import exact_loads
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -64,7 +65,7 @@ def _settle(args: argparse.Namespace) -> int:
     if sys.stdin is None:  # started with standard input closed (<&-): an AttributeError's traceback
         raise ValueError("standard input is closed: send the round on it as JSON")
     try:
-        data = json.loads(sys.stdin.read(), parse_float=Decimal)
+        data = exact_loads(sys.stdin.read())
     except json.JSONDecodeError as error:
         raise ValueError(f"the round is not valid JSON: {error}") from None
     rules, banker, players = read_round(data)

@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 from oxeye.engine import HouseRules, RulesError
+from oxeye.service.exact_json import exact_loads
 
 _PRESETS = resources.files("oxeye.engine.presets")
 
@@ -42,7 +43,7 @@ def load_rules(spec: str) -> HouseRules:
         raise RulesError(f"{spec}: not UTF-8 text ({error})") from None
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(text, parse_float=Decimal)
+            data = exact_loads(text)
         except json.JSONDecodeError as error:
             raise RulesError(f"{spec}: not valid JSON ({error})") from None
     else:
@@ -66,7 +67,7 @@ def rules_from_text(text: str) -> HouseRules:
     if not text.lstrip().startswith("{"):
         return load_preset(text)
     try:
-        return rules_from_mapping(json.loads(text, parse_float=Decimal))
+        return rules_from_mapping(exact_loads(text))
     except json.JSONDecodeError as error:
         raise RulesError(f"inline rules are not valid JSON: {error}") from None
 
