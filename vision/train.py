@@ -22,7 +22,7 @@ ONCE_NAME = "oxeye-once.onnx"  # a yolo26 detector's head that proposes each ite
 KEYPOINT_SIGMA = 0.08  # OKS sigma of a keypoint (COCO's for shoulders and hips): its loss and its mAP
 # A new run's options where not given (a resumed run has its own, and refuses them given)
 NEW_RUN = {"imgsz": 320, "epochs": 50, "batch": 16, "labels": "pose", "val_fraction": 0.1, "workers": 2,
-           "keypoint_sigma": KEYPOINT_SIGMA, "cache": False}
+           "cache": False, "keypoint_sigma": KEYPOINT_SIGMA}
 # What the commands read of a build's record (datasets/README.md has it whole), its items' and their corners'
 RECORD_KEYS = frozenset({"image", "width", "height", "kind", "hands", "items"})
 ITEM_KEYS = frozenset({"code", "kind", "box", "visible_fraction", "corner_boxes"})
@@ -102,12 +102,9 @@ class TrainConfig:
         if self.resume:  # the interrupted run holds its own arguments: others given were silently not used
             given = [option for option, value in (("--data", self.data), ("--model", self.model),
                                                   ("--transfer", self.transfer), ("--lr0", self.lr0),
-                                                  ("--hours", self.hours), ("--imgsz", self.imgsz),
-                                                  ("--epochs", self.epochs), ("--batch", self.batch),
-                                                  ("--labels", self.labels), ("--val-fraction", self.val_fraction),
-                                                  ("--workers", self.workers), ("--cache", self.cache),
-                                                  ("--keypoint-sigma", self.keypoint_sigma))
+                                                  ("--hours", self.hours))
                      if value is not None and value != ""]
+            given += [f"--{name.replace('_', '-')}" for name in NEW_RUN if getattr(self, name) is not None]
             if given:
                 last = self.out / "train" / "weights" / "last.pt"
                 raise ValueError(f"--resume continues the run as it was started: leave out {', '.join(given)} (to "
