@@ -182,8 +182,10 @@ def merge_windows(seen: list[tuple[Window, list[Item]]], twins: Twins, same: flo
     an item seen twice in one frame is (``twins``), or where its two boxes overlap by more than ``same`` (IoU),
     though they read as two codes (``_once``)."""
     windows = [window for window, _ in seen]
+    frame = (min(w[0] for w in windows), min(w[1] for w in windows), max(w[2] for w in windows),
+             max(w[3] for w in windows))
     items = [moved for window, found in seen for item in found
-             if not _held_elsewhere(moved := item.shifted(*window[:2]), window, windows)]
+             if not _held_elsewhere(moved := item.shifted(*window[:2]), window, windows, frame)]
     items.sort(key=lambda item: -item.confidence)
     return without_twins(_once(items, same), twins)
 
@@ -201,11 +203,10 @@ def _once(items: list[Item], same: float) -> list[Item]:
     return [items[i] for i in kept]
 
 
-def _held_elsewhere(item: Item, window: Window, windows: list[Window]) -> bool:
-    """Whether ``item`` (in frame pixels) is cut by an edge of its ``window`` within the frame, and another window
-    holds it clear of its own edges within the frame (an edge of the frame itself cuts it in every window)."""
-    frame = (min(w[0] for w in windows), min(w[1] for w in windows), max(w[2] for w in windows),
-             max(w[3] for w in windows))
+def _held_elsewhere(item: Item, window: Window, windows: list[Window], frame: Window) -> bool:
+    """Whether ``item`` (in frame pixels) is cut by an edge of its ``window`` within the ``frame`` the windows
+    cover, and another window holds it clear of its own edges within it (an edge of the frame itself cuts it
+    in every window)."""
 
     def clear_of(edges: Window) -> bool:
         x1, y1, x2, y2 = item.box
