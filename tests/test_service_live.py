@@ -25,7 +25,7 @@ from oxeye.service.app import create_app
 from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.settings import Settings
-from oxeye.vision.grouping import group_hands
+from oxeye.vision.grouping import group_hands, numbered
 from oxeye.vision.reading import Reading
 from oxeye.vision.steady import Steadier
 from readings import rows_reading
@@ -131,18 +131,34 @@ def test_hands_are_scored_and_settled_once_they_hold_still(client: TestClient) -
     assert table.told == [("card",)] * 3  # a card table's frames hold no tiles
 
 
-def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight() -> None:
+def test_a_settled_hand_out_of_sight_for_a_frame_is_held_and_the_round_stays_settled() -> None:
     """Hands are numbered by where they lie: with the banker's hand under an arm for a frame, the player's
-    became hand 0 and was settled as the banker against the other player, at the stake meant for it."""
+    became hand 0 and was settled as the banker against the other player, at the stake meant for it; then
+    no round was settled in such a frame. The banker's hand is held in view as it settled."""
+    other = ["2S", "3H", "5D", "9C", "AH"]
+    steadier, rules = Steadier(settle_frames=2), load_rules("gnau")
+    for _ in range(3):
+        whole = score_steady(steadier.update(rows_reading([BANKER, PLAYER, other])), rules, 0, {1: Decimal(10)})
+    players = [item for item in rows_reading([BANKER, PLAYER, other]).items if item.code not in BANKER]
+    for item in players:
+        item.hand = None
+    held = score_steady(steadier.update(Reading(640, 480, players, group_hands(players))), rules, 0, {1: Decimal(10)})
+    assert [hand["codes"] for hand in held["hands"]] == [BANKER, PLAYER, other]
+    assert [item["held"] for item in held["items"] if item["code"] in BANKER] == [True] * 5
+    assert held["settlement"] == whole["settlement"] and held["settlement"]["result"]["banker"]["cards"] == BANKER
+
+
+def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight_and_not_held() -> None:
+    """The player's hand in sight but for a card, its others grouped with a neighbour's: it is not held, and
+    the round waits for it, as the hands' numbers may have moved."""
     other = ["2S", "3H", "5D", "9C", "AH"]
     steadier, rules = Steadier(settle_frames=2), load_rules("gnau")
     for _ in range(3):
         steadier.update(rows_reading([BANKER, PLAYER, other]))
-    players = [item for item in rows_reading([BANKER, PLAYER, other]).items if item.code not in BANKER]
-    for item in players:
-        item.hand = None
-    hidden = score_steady(steadier.update(Reading(640, 480, players, group_hands(players))), rules, 0, {1: Decimal(10)})
-    assert [hand["codes"] for hand in hidden["hands"]] == [PLAYER, other]  # numbered 0 and 1 in this frame
+    frame = rows_reading([BANKER, PLAYER, other])
+    items = frame.items[:9] + frame.items[10:]  # the player's last card missed, its others joined by a neighbour
+    groups = [list(range(5)), [5, 6, 7, 8, 9], list(range(10, 14))]
+    hidden = score_steady(steadier.update(Reading(640, 480, items, numbered(items, groups))), rules, 0, {1: Decimal(10)})
     assert hidden["settlement"] == {"problem": "a settled hand is out of sight in this frame: hands are numbered by "
                                                "where they lie, so the round waits for it", "result": None}
     back = score_steady(steadier.update(rows_reading([BANKER, PLAYER, other])), rules, 0, {1: Decimal(10)})

@@ -325,6 +325,22 @@ def test_the_panorama_benchmark_lays_scenes_side_by_side_with_their_labels(scene
     assert image.is_file() and synthetic(detector, pair)["items"] == len(first) + len(second)
 
 
+def test_the_live_rounds_benchmark_plays_each_table_as_a_still_cameras_frames(scenes: Path) -> None:
+    """Each table of enough hands is played for the frames asked; a frame is the photo a few pixels off, not the same twice."""
+    from bench.live_rounds import camera_frames, main
+    from oxeye.vision.images import read_image
+
+    metas = [json.loads(path.read_text()) for path in sorted((scenes / "meta").glob("*.json"))]
+    tables = sum(any(len(hand["items"]) == 5 for hand in meta["hands"]) for meta in metas)
+    counts = main([str(scenes), "--hands", "1", "--frames", "6"])
+    assert tables and counts["tables"] == tables and counts["frames"] == 6 * tables
+    assert 0 <= counts["settled_holding"] <= counts["settled"] <= counts["frames"] - 4 * tables  # 5 frames to settle
+    photo = read_image(scenes / metas[0]["image"])
+    first, second = camera_frames(photo, 2, np.random.default_rng(1))
+    assert first.shape == photo.shape and 0.5 < np.abs(first.astype(float) - photo).mean() < 15
+    assert np.abs(first.astype(float) - second).mean() > 0.5
+
+
 def _one_photo(out: Path, index: int) -> Path:
     """A build in ``out`` of one photo: image ``index`` of a 960 px build (seed 31, drawn decks)."""
     from oxeye.datasets.build import BuildConfig, load_library, write_one

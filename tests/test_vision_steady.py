@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from oxeye.vision.grouping import group_hands, numbered
 from oxeye.vision.reading import LOW_CONFIDENCE, Reading
 from oxeye.vision.steady import Steadier
 from readings import rows_reading
@@ -104,21 +105,54 @@ def test_an_item_the_detector_doubted_is_tracked_and_its_hand_settles() -> None:
     assert None not in states[-1].tracks and [s.settled for s in states][1:] == [[True, True]] * 2
 
 
-def test_a_hand_unseen_for_a_frame_or_two_is_settled_again_when_it_is_back() -> None:
+def test_a_hand_unseen_for_a_frame_or_two_is_held_as_it_settled_and_goes_on_when_it_is_back() -> None:
     """A card missed for one frame, or an arm passing over the table, cost a settled hand its streak: it
-    was 'settling' again for ``settle_frames`` frames once back, its settlement gone meanwhile."""
+    was 'settling' again for ``settle_frames`` frames once back, its settlement gone meanwhile. Then it was
+    settled again once back but out of the round meanwhile: with six hands, a card of one of them missed in
+    most frames, a round was settled in 4 frames of 25. Now it is held in view as it settled."""
     steadier = Steadier(settle_frames=3)
     for _ in range(4):
-        steadier.update(rows_reading([BANKER, PLAYER]))
-    missed = rows_reading([BANKER, PLAYER[:4]])  # the player's last card missed
-    once = steadier.update(missed)
-    assert (once.settled, once.hidden) == ([True, False], 1)
+        whole = steadier.update(rows_reading([BANKER, PLAYER]))
+    once = steadier.update(rows_reading([BANKER, PLAYER[:4]]))  # the player's last card missed
+    assert (once.settled, once.hidden, once.streaks) == ([True, True], 0, [5, 4])  # held, not read again
+    assert once.reading.hands[1].codes == PLAYER and once.held == [False] * 9 + [True]
+    assert once.reading.items[9].box == whole.reading.items[9].box and once.tracks[9] == whole.tracks[9]
+    assert once.to_json()["items"][9]["held"] and not once.to_json()["items"][8]["held"]
     back = steadier.update(rows_reading([BANKER, PLAYER]))
-    assert back.settled == [True, True] and back.streaks == [6, 5]
-    for _ in range(2):  # nothing seen for two frames
-        steadier.update(Reading(640, 480))
+    assert back.settled == [True, True] and back.streaks == [6, 5] and not any(back.held)
+    for _ in range(2):  # nothing seen for two frames: both held whole
+        gone = steadier.update(Reading(640, 480))
+        assert [h.codes for h in gone.reading.hands] == [BANKER, PLAYER] and all(gone.held) and gone.settled == [True, True]
     assert steadier.update(rows_reading([BANKER, PLAYER])).streaks == [7, 6]
     for _ in range(3):  # three is a hand gone: it settles anew
-        steadier.update(Reading(640, 480))
+        gone = steadier.update(Reading(640, 480))
+    assert gone.reading.hands == [] and gone.hidden == 0
     assert [steadier.update(rows_reading([BANKER, PLAYER])).settled for _ in range(3)] == [
         [False, False], [False, False], [True, True]]
+
+
+def test_a_hand_held_in_view_keeps_its_place_among_the_others() -> None:
+    """Hands are numbered by where they lie: the banker's hand held in view is hand 0 still, not the player's."""
+    steadier = Steadier(settle_frames=2)
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    frame = rows_reading([BANKER, PLAYER])
+    players = frame.items[5:]
+    for item in players:
+        item.hand = None
+    held = steadier.update(Reading(640, 480, players, group_hands(players)))
+    assert [h.codes for h in held.reading.hands] == [BANKER, PLAYER] and [h.index for h in held.reading.hands] == [0, 1]
+    assert [item.hand for item in held.reading.items] == [1] * 5 + [0] * 5 and held.held == [False] * 5 + [True] * 5
+
+
+def test_a_hand_whose_items_in_sight_join_another_is_not_held_and_the_frame_says_so() -> None:
+    """What is in sight of a settled hand grouped with another hand's items is no hand missing a card: it is
+    not made up again, and ``hidden`` says a settled hand is out of sight (the neighbour, all in sight, is not)."""
+    other = ["2S", "3H", "5D", "9C", "AH"]
+    steadier = Steadier(settle_frames=2)
+    for _ in range(3):
+        steadier.update(rows_reading([BANKER, PLAYER, other]))
+    frame = rows_reading([BANKER, PLAYER, other])
+    items = frame.items[:9] + frame.items[10:]  # the player's last card missed, its others joined by a neighbour
+    steady = steadier.update(Reading(640, 480, items, numbered(items, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13]])))
+    assert steady.hidden == 1 and not any(steady.held) and len(steady.reading.items) == 14

@@ -189,14 +189,26 @@ def group_hands(items: list[Item]) -> list[Hand]:
         else:
             # Groups whose nearest items lie as far apart as the clustering joins items: a card's length and a gap.
             groups += _refine(_split(cluster, distance), centres, distance, (1 + GAP) * length)
-    groups.sort(key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
     for item in items:  # a flag of an earlier grouping of these items goes: this one decides
         item.flag = None if item.flag == UNSURE_HAND else item.flag
     for i in _unsure_members(groups, distance):
         items[i].flag = items[i].flag or UNSURE_HAND
+    return numbered(items, groups)
+
+
+def numbered(items: list[Item], groups: list[list[int]]) -> list[Hand]:
+    """``groups`` of ``items`` (by index) as hands in reading order, top to bottom by rows an item long,
+    then left to right, each hand's items left to right; sets every grouped ``item.hand``. Apart from
+    ``group_hands`` for a live frame's hands made up again (``vision.steady``: one held in view)."""
+    if not groups:
+        return []
+    boxes = np.array([item.box for item in items], dtype=np.float64)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    length = float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))
+    groups = sorted(groups, key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
     hands = []
     for index, group in enumerate(groups):
-        group.sort(key=lambda i: (centres[i, 0], centres[i, 1]))
+        group = sorted(group, key=lambda i: (centres[i, 0], centres[i, 1]))
         for i in group:
             items[i].hand = index
         box = (*boxes[group, :2].min(0), *boxes[group, 2:].max(0))

@@ -6,6 +6,8 @@ here); each track's code is the confidence-weighted vote of its last few reads; 
 settled once it has held the same tracked items with the same voted codes for ``settle_frames``
 frames in a row (a frame or two where it was not seen at all breaking no row; an item's first frame, before
 ByteTrack confirms its track, counting), so that a score is given only for a hand that has stopped moving.
+A settled hand out of sight for such a frame or two (a card of it missed, an arm over it) is held in
+view as it was last seen whole, its unseen items marked ``held``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import supervision as sv
 
+from oxeye.vision.grouping import numbered
 from oxeye.vision.reading import Hand, Item, Reading
 
 SETTLE_FRAMES = 5  # frames a hand must read the same before it counts as settled
@@ -38,13 +41,14 @@ class Steady:
     settled: list[bool]  # by hand, in ``reading.hands`` order
     streaks: list[int]  # frames in a row each hand has read the same, gaps of up to GAP_FRAMES unseen passed over
     settle_frames: int  # the streak that settles a hand
-    hidden: int  # settled hands not in this frame (within GAP_FRAMES): the hands' numbers may have moved
+    hidden: int  # settled hands not in this frame (within GAP_FRAMES) nor held: the hands' numbers may have moved
+    held: list[bool]  # by item: not seen in this frame, shown where its settled hand last saw it
 
     def to_json(self) -> dict[str, object]:
-        """``Reading.to_json`` with ``track`` on every item and ``settled`` and ``streak`` on every hand."""
+        """``Reading.to_json`` with ``track`` and ``held`` on every item, ``settled`` and ``streak`` on every hand."""
         data = self.reading.to_json()
-        for item, track in zip(data["items"], self.tracks):
-            item["track"] = track
+        for item, track, held in zip(data["items"], self.tracks, self.held):
+            item["track"], item["held"] = track, held
         for hand, settled, streak in zip(data["hands"], self.settled, self.streaks):
             hand["settled"], hand["streak"] = settled, streak
         return data
@@ -64,6 +68,7 @@ class Steadier:
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
         self._streaks: dict[Key, tuple[int, int]] = {}  # a hand's key -> its streak and the frame it was last seen in
         self._untracked: set[Sketch] = set()  # last frame's hands with an item not tracked yet
+        self._whole: dict[Key, list[Item]] = {}  # a settled hand's items, in key order, as last seen whole
         self._frame = 0
 
     def update(self, reading: Reading) -> Steady:
@@ -77,10 +82,12 @@ class Steadier:
         fresh = {track for track in tracks if track not in known}  # None, and the tracks confirmed in this frame
         streaks = self._hold(keys, [self._sketch(hand, tracks, {None} if key is None else fresh)
                                     for hand, key in zip(hands, keys)])
+        self._whole = {key: whole for key, whole in self._whole.items() if key in self._streaks}
+        for hand, key, streak in zip(hands, keys, streaks):
+            if key is not None and streak >= self.settle_frames:
+                self._whole[key] = [items[i] for i in sorted(hand.items, key=lambda i: (tracks[i], items[i].code))]
         self._forget()
-        return Steady(Reading(reading.width, reading.height, items, hands), tracks,
-                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames,
-                      self._hidden(set(tracks)))
+        return self._in_view(Reading(reading.width, reading.height, items, hands), tracks, keys, streaks)
 
     def _track(self, items: list[Item]) -> list[int | None]:
         """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time.
@@ -126,11 +133,39 @@ class Steadier:
         self._untracked = {sketch for key, sketch in zip(keys, sketches) if key is None}
         return [1 if key is None else kept[key][0] for key in keys]
 
-    def _hidden(self, seen: set[int | None]) -> int:
-        """How many settled hands this frame does not show, an item of theirs out of sight (not a code
-        changed): kept for ``GAP_FRAMES``, they are not in this frame's numbering."""
-        return sum(1 for key, (streak, frame) in self._streaks.items()
-                   if frame < self._frame and streak >= self.settle_frames and not {t for t, _ in key} <= seen)
+    def _in_view(self, reading: Reading, tracks: list[int | None], keys: list[Key | None], streaks: list[int]) -> Steady:
+        """The frame with every settled hand out of sight (within ``GAP_FRAMES``) held in view as last seen whole,
+        in place of what this frame shows of it. A hand is out of sight when an item of it is (a code changed is
+        no hand out of sight); one whose items in sight are grouped with another's, or read otherwise, is not
+        held but counted ``hidden``: then the hands' numbers may have moved."""
+        owner = {tracks[i]: n for n, hand in enumerate(reading.hands) for i in hand.items if tracks[i] is not None}
+        items, tracks, held = list(reading.items), list(tracks), [False] * len(reading.items)
+        kept: list[tuple[list[int], int]] = []  # the held hands' items and streaks
+        taken: set[int] = set()  # the frame's hands a held hand stands in for
+        hidden = 0
+        for key, (streak, frame) in self._streaks.items():
+            if (self._frame - frame not in range(1, GAP_FRAMES + 1) or streak < self.settle_frames
+                    or {t for t, _ in key} <= owner.keys()):
+                continue
+            parts = {owner[t] for t, _ in key if t in owner}
+            if parts & taken or any(keys[n] is None or not set(keys[n]) <= set(key) for n in parts):
+                hidden += 1
+                continue
+            taken |= parts
+            unseen = [(track, replace(item)) for (track, _), item in zip(key, self._whole[key]) if track not in owner]
+            group = [i for n in sorted(parts) for i in reading.hands[n].items]
+            kept.append((group + list(range(len(items), len(items) + len(unseen))), streak))
+            items += [item for _, item in unseen]
+            tracks += [track for track, _ in unseen]
+            held += [True] * len(unseen)
+        hands = reading.hands
+        if kept:  # numbered again with the held hands in place, as the frame's own hands were
+            groups = [(hand.items, streak) for n, (hand, streak) in enumerate(zip(hands, streaks)) if n not in taken]
+            hands = numbered(items, [group for group, _ in groups + kept])
+            streak_of = {frozenset(group): streak for group, streak in groups + kept}
+            streaks = [streak_of[frozenset(hand.items)] for hand in hands]
+        return Steady(Reading(reading.width, reading.height, items, hands), tracks,
+                      [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames, hidden, held)
 
     @staticmethod
     def _key(hand: Hand, tracks: list[int | None]) -> Key | None:

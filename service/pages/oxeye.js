@@ -108,7 +108,7 @@ function showHands(tbody, settlementLine, scored) {
 
 const HAND = {settled: "#7ee787", settling: "#f4c95d"}, DOUBT = "#ff6b5b", ITEM = "#9ecbff";
 
-// Over a picture drawn in the context: each item's box and code, and around each hand its label and
+// Over a picture drawn in the context: each item's box (dashed where held) and code, and around each hand its label and
 // what it won or paid, or how far it is from settling (a photo's hands are all settled); scale turns
 // the answer's pixels into the canvas's.
 function drawOverlay(context, scored, scale) {
@@ -119,7 +119,9 @@ function drawOverlay(context, scored, scale) {
   for (const item of scored.items) {
     const [x1, y1, x2, y2] = item.box.map((v) => v * scale);
     context.strokeStyle = context.fillStyle = item.flag ? DOUBT : ITEM;
+    context.setLineDash(item.held ? [4, 4] : []);  // not seen in this frame: held where its hand last saw it
     context.strokeRect(x1, y1, x2 - x1, y2 - y1);
+    context.setLineDash([]);
     label(context, item.code + (item.flag ? "?" : ""), x1 + 3, y1 + size);
   }
   for (const hand of scored.hands) {
