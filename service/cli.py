@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 COMMAND_MODULES: tuple[str, ...] = (
     "oxeye.service.engine_commands",
@@ -23,8 +23,24 @@ COMMAND_MODULES: tuple[str, ...] = (
 TRAIN_MODULES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "onnxslim"})  # the train extra's own
 
 
+class DescribedSubparsers(argparse._SubParsersAction):
+    """Subcommands whose own ``--help`` opens with the line ``oxeye --help`` lists them with: ``oxeye settle
+    --help`` gave its usage alone, not that it reads the round as JSON on standard input."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """Add subcommand ``name``, described by its ``help`` where it is given no description of its own."""
+        kwargs.setdefault("description", kwargs.get("help"))
+        return super().add_parser(name, **kwargs)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors are one clear line on stderr, exit status 2."""
+    """An ArgumentParser whose usage errors are one clear line on stderr, exit status 2, and whose
+    subcommands' help says what each does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Parse as ArgumentParser does, its subcommands described (``DescribedSubparsers``)."""
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", DescribedSubparsers)
 
     def error(self, message: str) -> NoReturn:
         """Exit 2 with the one line, without argparse's usage block before it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -200,6 +201,27 @@ def test_every_command_the_readme_names_is_listed_in_help() -> None:
     listed = run("--help").stdout
     for name in set(re.findall(r"`oxeye ([a-z][a-z-]*)", README.read_text())):
         assert re.search(rf"^    {name}\s", listed, re.MULTILINE), name
+
+
+def _subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> list[tuple[str, str, argparse.ArgumentParser]]:
+    """Every subcommand under ``parser``, nested ones too: (its name, its line in the list, its parser)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for listed in action._choices_actions:
+                sub = action.choices[listed.dest]
+                found += [(prefix + listed.dest, listed.help, sub), *_subcommands(sub, f"{prefix}{listed.dest} ")]
+    return found
+
+
+def test_each_commands_help_says_what_it_does() -> None:
+    """``oxeye settle --help`` gave its usage alone, not that it reads the round as JSON on standard input."""
+    from oxeye.service.cli import build_parser
+
+    commands = _subcommands(build_parser())
+    assert {"settle", "dataset build", "serve"} <= {name for name, _, _ in commands}
+    for name, line, sub in commands:
+        assert " ".join(line.split()) in " ".join(sub.format_help().split()), name
 
 
 def test_the_readme_rules_file_changes_only_what_it_names(tmp_path: Path) -> None:
