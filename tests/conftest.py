@@ -1,5 +1,6 @@
 """Shared fixtures: the presets, loaded the way the command line loads them."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +9,11 @@ import pytest
 
 from oxeye.engine import HouseRules
 from oxeye.service.rules_files import load_rules, preset_names
+
+# Importing ultralytics sets OMP_NUM_THREADS=1 where it is unset, and every `oxeye train` started after it
+# inherits it: a tiny model trained on 1 thread where a test before had imported ultralytics in the same
+# worker, on 2 otherwise, weights apart and tests hanging on test order. Set here, it is the same throughout.
+os.environ.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
 
 
 @pytest.fixture(scope="session")
