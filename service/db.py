@@ -6,7 +6,9 @@ round survives a crash or restart whole, or not at all.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -130,6 +132,7 @@ class DrillRow(Base):
 # connection, and as many again to sessions whose route has returned and that wait for a thread to close them:
 # SQLAlchemy's 5 and 10 more let a burst of requests wait on one another's connections for 30 s, then fail.
 WORKER_THREADS = 40
+SWITCH_PATIENCE = 5.0  # seconds a new connection waits to switch to WAL, as long as SQLite's busy timeout
 
 
 # Drivers whose PyPI name is not the module SQLAlchemy imports ("pip install MySQLdb" finds nothing).
@@ -226,10 +229,25 @@ def _sqlite_pragmas(connection: DBAPIConnection, _record: ConnectionPoolEntry) -
     written; every commit synced to disk, so that a round answered as stored survives a power cut; and the
     foreign keys checked, which SQLite leaves off by default."""
     cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _switch_to_wal(cursor: sqlite3.Cursor, patience: float = SWITCH_PATIENCE) -> None:
+    """The WAL journal, waited for while another connection holds the file: SQLite refuses the switch at once
+    rather than waiting out its busy timeout, and of services started together on a new file one in twenty
+    or so ended 'cannot open the database: database is locked'."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 # The changes this process makes to the ledger, one at a time, each waiting on this lock: SQLite takes one

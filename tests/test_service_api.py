@@ -20,7 +20,7 @@ from sqlalchemy import event
 
 from oxeye.service import ledger, routes_rules
 from oxeye.service.app import create_app
-from oxeye.service.db import RoundRow, TableRow, dispose, open_database
+from oxeye.service.db import RoundRow, TableRow, _switch_to_wal, dispose, open_database
 from oxeye.service.settings import Settings
 
 KEY = {"X-API-Key": "sesame"}
@@ -527,16 +527,42 @@ def test_the_ledger_lives_in_its_data_folder_whatever_the_folder_is_named(tmp_pa
 
 def test_services_starting_at_once_on_a_new_ledger_all_open_it(tmp_path: Path) -> None:
     """Each looked for the ledger's tables, then made them: all but the first to make one ended with
-    'cannot open the database: table tables already exists' (two servers started together on one file)."""
+    'cannot open the database: table tables already exists' (two servers started together on one file).
+    Then one in twenty or so such starts ended 'database is locked', switching the new file to WAL."""
     at_once = threading.Barrier(8)
 
-    def opened(_: int) -> str:
-        at_once.wait()
-        dispose(open_database(f"sqlite:///{tmp_path / 'oxeye.sqlite3'}"))
-        return "opened"
+    for start in range(20):
+        def opened(_: int) -> str:
+            at_once.wait()
+            dispose(open_database(f"sqlite:///{tmp_path / f'oxeye{start}.sqlite3'}"))
+            return "opened"
 
-    with ThreadPoolExecutor(8) as pool:
-        assert list(pool.map(opened, range(8))) == ["opened"] * 8
+        with ThreadPoolExecutor(8) as pool:
+            assert list(pool.map(opened, range(8))) == ["opened"] * 8, start
+
+
+class _BusyCursor:
+    """A cursor whose first ``busy`` statements SQLite refuses as another connection's switch would."""
+
+    def __init__(self, busy: int, message: str = "database is locked") -> None:
+        self.busy, self.message, self.statements = busy, message, 0
+
+    def execute(self, statement: str) -> None:
+        self.statements += 1
+        if self.statements <= self.busy:
+            raise sqlite3.OperationalError(self.message)
+
+
+def test_switching_to_wal_waits_while_the_file_is_locked_and_no_longer() -> None:
+    cursor = _BusyCursor(3)
+    _switch_to_wal(cursor)  # type: ignore[arg-type]
+    assert cursor.statements == 4
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _switch_to_wal(_BusyCursor(10_000), patience=0.05)  # type: ignore[arg-type]
+    other = _BusyCursor(1, "disk I/O error")
+    with pytest.raises(sqlite3.OperationalError, match="disk"):
+        _switch_to_wal(other)  # type: ignore[arg-type]
+    assert other.statements == 1  # not a lock: not tried again
 
 
 def test_a_drill_dealt_while_a_round_is_being_settled_waits_its_turn(client: TestClient, monkeypatch) -> None:
