@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     hand = subparsers.add_parser("hand", help="read one five-card or five-tile hand: its best ox and alternatives")
     hand.add_argument("--rules", required=True, help=rules_help)
-    hand.add_argument("codes", nargs="+", metavar="CODE", help="five codes: cards like AS 10H QD, or tiles like 6-6 4-2")
+    hand.add_argument("codes", nargs="+", metavar="CODE", help="five codes: cards like AS 10H QD, or tiles like 6-6 4-2; one quoted argument, spaced or comma-separated, is read too")
     hand.add_argument("--json", action="store_true", help="print one JSON object")
     hand.set_defaults(handler=_hand)
 

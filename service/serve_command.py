@@ -130,7 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve = subparsers.add_parser("serve", help="start the web service (API docs at /docs)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=port_number, default=8000, help="port (8000; 0: any free one)")
-    serve.add_argument("--data", type=Path, default=Path("data"), help="data folder: the SQLite ledger lives here (data)")
+    serve.add_argument("--data", type=Path, default=Path("data"), help="data folder: the SQLite ledger, and photos kept (evaluate's keep), live here (data)")
     serve.add_argument("--db", default=None, help="a SQLAlchemy URL instead, e.g. postgresql+psycopg://user@host/oxeye")
     serve.add_argument("--api-key", default=None, help="require this key (X-API-Key) on endpoints that change the ledger")
     serve.add_argument("--model", type=Path, default=None, help="the detector (.onnx); default: the shipped model")

@@ -138,9 +138,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--data", type=Path, help="a folder written by 'oxeye dataset build' (not with --resume)")
     train.add_argument("--out", type=Path, required=True, help="run folder; gets oxeye.pt and oxeye.onnx")
     train.add_argument("--model", default="", help="model .yaml (from scratch) or .pt to fine-tune "
-                       "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml)")
+                       "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml; not with --resume)")
     train.add_argument("--transfer", type=Path, metavar="PT", help="start the .yaml model from the layers of this "
-                       ".pt that fit, e.g. a detector trained in another label mode")
+                       ".pt that fit, e.g. a detector trained in another label mode (not with --resume)")
     train.add_argument("--imgsz", type=int, help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
     train.add_argument("--epochs", type=int, help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
     train.add_argument("--batch", type=int, help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
@@ -156,9 +156,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--cache", action="store_true", default=None,
                        help="hold the resized images in memory (faster epochs; not with --resume)")
     train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
-                            "trained .pt briefly (default: ultralytics chooses, about 0.0017 here)")
+                            "trained .pt briefly (default: ultralytics chooses, about 0.0017 here; not with --resume)")
     train.add_argument("--hours", type=float, help="train for this long instead of --epochs: ultralytics times "
-                       "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease)")
+                       "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease; not with --resume)")
     train.add_argument("--keypoint-sigma", type=float, metavar="SIGMA",
                        help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
                             "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe; not with "
