@@ -20,7 +20,7 @@ from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
 from oxeye.service.db import dispose, open_database
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError
+from oxeye.service.errors import ServiceError, sent_empty
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
 from oxeye.service.uploads import BodyLimit
@@ -155,6 +155,8 @@ def _words(problem: dict[str, Any]) -> str:
         return f"the body is not valid JSON: {problem['ctx']['error']} at character {where}"
     if not where:
         return f"the body must be a JSON object sent as Content-Type: application/json ({problem['msg']})"
+    if problem["loc"][0] == "query" and problem.get("input") == "":  # as the handler's own check says it
+        return sent_empty([str(problem["loc"][-1])], "query field")
     return f"{where}: {_reason(problem)}"
 
 

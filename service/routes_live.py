@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from oxeye.engine import EngineError
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
+from oxeye.service.errors import ServiceError, refuse_empty, refuse_unknown_or_repeated
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import parse_stakes
@@ -41,8 +41,9 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
     await websocket.accept()
     settings: Settings = websocket.app.state.settings
     try:
-        given = [name for name, _ in websocket.query_params.multi_items()]
-        refuse_unknown_or_repeated(given, ("rules", "banker", "stakes"), "query field")
+        query = websocket.query_params.multi_items()
+        refuse_unknown_or_repeated([name for name, _ in query], ("rules", "banker", "stakes"), "query field")
+        refuse_empty(query, "query field")
         reader = await run_in_threadpool(detector, websocket.app.state)  # the first loads it: not on the event loop
         table = LiveTable(reader, rules_from_text(rules), banker,
                           parse_stakes(stakes, banker), settings.settle_frames)

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
-from oxeye.service.errors import ServiceError, refuse_unknown_or_repeated
+from oxeye.service.errors import ServiceError, refuse_empty, refuse_unknown_or_repeated
 from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
@@ -37,10 +37,7 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     settings = request.app.state.settings
     form = (await request.form()).multi_items()
     refuse_unknown_or_repeated([name for name, _ in form], FIELDS, "form field")
-    empty = sorted(name for name, value in form if value == "")
-    if empty:  # read as not sent: a cleared rules field read the photo as gnau, a cleared banker as hand 0
-        raise ServiceError(f"form field(s) {', '.join(map(repr, empty))} sent empty: fill them in or leave them out "
-                           f"for their defaults", 422)
+    refuse_empty(form, "form field")
     if request.query_params:  # as /v1/live takes them: read under other rules than the user's, without a word
         raise ServiceError(f"send {', '.join(map(repr, sorted(request.query_params)))} in the form with the photo, "
                            f"not in the query (the form takes {', '.join(FIELDS)})", 422)

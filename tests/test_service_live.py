@@ -190,6 +190,8 @@ def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> N
     ("rules={not json", "not valid JSON"),
     ("rules=gnau&stake={}", "unknown query field: 'stake'"),  # once settled every hand at 1
     ('stakes={"1": 5}&stakes={"2": 7}', "query field given more than once: 'stakes'"),  # the first were lost
+    ("banker=", "query field(s) 'banker' sent empty: fill them in"),  # in the framework's words, unlike a photo's form
+    ("rules=&stakes=", "query field(s) 'rules', 'stakes' sent empty"),
 ])
 def test_a_bad_query_is_told_why_and_closed(client: TestClient, query: str, message: str) -> None:
     with client.websocket_connect(f"/v1/live?{query}") as socket:
