@@ -41,6 +41,11 @@ class LiveTable:
         self.steadier = Steadier(settle_frames)
         self.read_at: int | None = None  # the size the last frame was read at: the next is read at it first
 
+    def restart(self) -> None:
+        """Steady the frames to come afresh, as a camera's first: the table may have changed since the last."""
+        self.steadier = Steadier(self.steadier.settle_frames)
+        self.read_at = None
+
     def frame(self, photo: Decoded) -> tuple[Steady, dict[str, Any]]:
         """The frame steadied, and its scored JSON (see ``score_steady``), in the pixels of the frame sent."""
         reading = self.detector.read(photo.pixels, kinds=table_kinds(self.rules), start=self.read_at)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -25,6 +25,9 @@ from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
+
+if TYPE_CHECKING:  # imported by the app only with --source
+    from oxeye.service.stream import Stream
 
 router = APIRouter(prefix="/v1", tags=["live"])
 BOUNDARY = "frame"
@@ -107,13 +110,13 @@ async def stream(request: Request) -> StreamingResponse:
         raise ServiceError("no live source: start the service with oxeye serve --source 0|video.mp4|rtsp://...", 404)
     if source.jpegs.closed:
         raise ServiceError("the live source has ended: restart the service to read it again", 503)
-    return StreamingResponse(_parts(source.jpegs), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+    return StreamingResponse(_parts(source), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
 
 
-async def _parts(jpegs: Latest[bytes]) -> AsyncIterator[bytes]:
+async def _parts(source: Stream) -> AsyncIterator[bytes]:
     """Each newer picture as one part, for as long as the viewer stays and the source runs."""
-    seen = 0
-    while (newest := await jpegs.newer(seen)) is not None:
-        seen, jpeg = newest
-        yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
-               + jpeg + b"\r\n")
+    async with source.watching() as seen:
+        while (newest := await source.jpegs.newer(seen)) is not None:
+            seen, jpeg = newest
+            yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
+                   + jpeg + b"\r\n")

@@ -2,7 +2,8 @@
 that frame in a worker thread, and every viewer of /v1/stream.mjpg is handed the newest annotated JPEG.
 
 At no step does anything queue: a frame that arrives while the last is still being read replaces
-the one waiting, and a slow viewer skips to the newest picture.
+the one waiting, and a slow viewer skips to the newest picture. While no one watches, frames are let
+go unread: the detector kept both cores busy for no one, beside the photos and drills served.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import cv2
@@ -104,6 +107,7 @@ class Stream:
         self._stop = threading.Event()
         self._reader: threading.Thread | None = None
         self._annotator: asyncio.Task[None] | None = None
+        self._viewers = 0
 
     async def start(self) -> None:
         """Start reading and annotating (from the app's event loop, at startup)."""
@@ -121,6 +125,18 @@ class Stream:
         if self._annotator is not None:
             self._annotator.cancel()
         self.jpegs.close()
+
+    @asynccontextmanager
+    async def watching(self) -> AsyncIterator[int]:
+        """One viewer's stay: frames are read while there is one. Yields the number of the picture it was
+        shown last: none yet (0) beside other viewers, the newest shown at once; the newest where no one
+        watched, so that it waits for a fresh one rather than one annotated before the stream rested."""
+        shown = self.jpegs.count if not self._viewers else 0
+        self._viewers += 1
+        try:
+            yield shown
+        finally:
+            self._viewers -= 1
 
     def _read(self, loop: asyncio.AbstractEventLoop) -> None:
         """The reader thread: hand each frame to the event loop, which keeps only the newest. It alone
@@ -167,10 +183,17 @@ class Stream:
         return self.capture.read()
 
     async def _annotate(self) -> None:
-        """Read, steady and annotate the newest frame, again and again, in a worker thread."""
-        seen = 0
+        """Read, steady and annotate the newest frame, again and again, in a worker thread, while someone
+        watches; once watched again, the table is steadied afresh (its hands may have changed meanwhile)."""
+        seen, rested = 0, False
         while (newest := await self._frames.newer(seen)) is not None:
             seen, frame = newest
+            if not self._viewers:
+                rested = True
+                continue
+            if rested:
+                self.table.restart()
+                rested = False
             try:
                 self.jpegs.put(await run_in_threadpool(self._picture, frame))
             except Exception:  # one bad frame must not end the stream

@@ -3,6 +3,7 @@ that cannot be read is one line on stderr and exit status 2, before the service 
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import socket
 import threading
@@ -14,8 +15,11 @@ import httpx
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.service.stream import open_source
-from readings import jpeg_header_saying, portrait_as_a_phone_stores_it
+from oxeye.service.live import LiveTable
+from oxeye.service.rules_files import load_rules
+from oxeye.service.stream import Photo, Stream, open_source
+from oxeye.vision.reading import Reading
+from readings import jpeg_header_saying, portrait_as_a_phone_stores_it, rows_reading
 from serving import free_port, refused, start_server, stop_server
 
 
@@ -216,3 +220,43 @@ def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -
                                    (str(_video(tmp_path / "table.avi", 2)), tmp_path / "none.onnx", "no model at")):
         said = refused("--port", str(free_port()), "--data", str(tmp_path), "--source", source, "--model", str(model))
         assert message in said, said
+
+
+class _Counting:
+    """A stand-in detector that reads one hand in every frame and counts the frames it read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def read(self, image: np.ndarray, kinds: object = None, start: int | None = None) -> Reading:
+        self.reads += 1
+        return rows_reading([["KS", "QH", "JD", "KC", "QD"]])
+
+
+def test_frames_are_read_only_while_someone_watches_and_afresh_after_a_rest() -> None:
+    """The detector read every frame of the source with no one watching, both cores busy for no one; once
+    watched again after a rest, the table is steadied afresh and the picture annotated before it not shown."""
+    detector = _Counting()
+    table = LiveTable(detector, load_rules("gnau"), 0, {}, 2)  # type: ignore[arg-type]
+    stream = Stream(Photo(np.full((480, 640, 3), 90, np.uint8)), "table.jpg", True, table)
+
+    async def watch(pictures: int) -> int:
+        async with stream.watching() as shown:
+            first = shown
+            for _ in range(pictures):
+                shown, _ = await stream.jpegs.newer(shown)
+        return first
+
+    async def play() -> None:
+        await stream.start()
+        await asyncio.sleep(0.4)  # 10 frames of a photo played at 25 a second
+        assert detector.reads == 0 and stream.jpegs.count == 0
+        assert await watch(3) == 0 and detector.reads >= 3
+        steadier, read, shown = table.steadier, detector.reads, stream.jpegs.count
+        await asyncio.sleep(0.4)
+        assert detector.reads <= read + 1  # the frame in hand when the viewer left, at most
+        assert await watch(1) == stream.jpegs.count - 1 >= shown  # shown no picture from before the rest
+        assert table.steadier is not steadier
+        await stream.stop()
+
+    asyncio.run(play())
