@@ -82,10 +82,12 @@ def picture(drill: DrillRow) -> bytes:
 
 
 def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
-    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded (the
-    first picture waited seconds for them, counted as the trainee's time)."""
+    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded and the
+    rules' choices worked out (the first picture waited seconds for the faces, and the first deal under
+    some rules up to a second for its choices, counted as the trainee's time)."""
     rules = rules_from_spec(rules_spec)
     faces()
+    label_choices(rules)
     seed = random.SystemRandom().randrange(2**31)
     banker, player, stake = deal(seed, rules)
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
@@ -112,7 +114,10 @@ class Grade:
 
 
 def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
-    """Grade and store a drill's answer (once): the player's best ox label and the player's payout."""
+    """Grade and store a drill's answer (once): the player's best ox label and the player's payout. Its clock
+    stops as the answer comes, before the grading (the rules' choices, worked out anew after a restart, took
+    up to a second, counted as the trainee's time)."""
+    answered = datetime.now(UTC)
     if drill.answered is not None:
         raise _answered_already(drill)
     try:
@@ -129,7 +134,7 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     # passed the check above, and the later overwrote the first.
     with writing(session):
         kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
-            answered=datetime.now(UTC), answer_label=label, answer_payout=str(given),
+            answered=answered, answer_label=label, answer_payout=str(given),
             ox_correct=label == player.evaluation.label, payout_correct=given == player.delta))
         if kept.rowcount != 1:
             raise _answered_already(drill)
