@@ -50,10 +50,27 @@ def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
         assert grade["payout"] == payout and type(grade["payout"]) is int  # whole chips, as typed: not -20.0
         assert f'"payout":{payout},' in answered.text  # written as every amount is: it was 30.0, as a float
         assert grade["seconds"] >= 0 and grade["player_explanation"].endswith(label)
-        again = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": "0"})
+        again = client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout + 1)})
         assert again.status_code == 409
         record = client.get("/v1/trainer/trainees/mei").json()
         assert (record["drills"], record["correct"]) == (1, 1.0)
+
+
+def test_an_answer_sent_again_is_answered_with_its_grade(app) -> None:
+    """A trainee whose grade was lost on the way (a phone's network gone) sent the answer again and was told only
+    'drill 1 was answered already' (409): the grade was never shown. The same answer, however its payout is
+    written, is answered with the grade as stored, its clock as it stopped; another is still refused."""
+    with TestClient(app) as client:
+        drill = client.post("/v1/trainer/drills", json={"trainee": "ivy"}).json()
+        label, payout = _truth(app, drill["id"])
+        path = f"/v1/trainer/drills/{drill['id']}/answer"
+        first = client.post(path, json={"label": label, "payout": str(payout)})
+        time.sleep(0.1)
+        again = client.post(path, json={"label": label, "payout": f"{payout}.0"})
+        assert (first.status_code, again.status_code) == (200, 200) and again.json() == first.json()
+        other = client.post(path, json={"label": label, "payout": str(payout + 1)})
+        assert other.status_code == 409 and other.json()["error"] == f"drill {drill['id']} was answered already"
+        assert client.get("/v1/trainer/trainees/ivy").json()["drills"] == 1
 
 
 def test_a_drills_inline_rules_are_kept_digit_for_digit(app) -> None:
