@@ -106,6 +106,8 @@ class HouseRules:
             return tuple(map(str, range(10)))
         if category == "bull":  # a domino hand's zero is written 10 where it counts ten
             return tuple(map(str, range(1, 11) if self.zero_counts_as_ten else range(10)))
+        if category == "nenku":  # a Single-Ox 1 so named
+            return ("1",)
         return ("0",) if category == "no_bull" else ()
 
     def label(self, category: str, value: str | None) -> str:
@@ -173,7 +175,7 @@ class HouseRules:
                 raise RulesError("option 'labels': 'nenku' is shown only with 'nenku_label' set")
             if key not in self.ranking and key != "nenku":  # else words never shown, a typo's or a misplaced table's
                 raise RulesError(f"option 'labels': {key!r} names no category of this ranking")
-            _check_label(key, text)
+            _check_label(key, text, bool(self.values(key)))
         self._check_labels_apart()
         if self.ties == "high_card" and self.items != "cards":
             raise RulesError("option 'ties': 'high_card' needs cards")
@@ -259,10 +261,12 @@ def _ranked_or_given(table: Mapping[str, T], ranking: tuple[str, ...], given: Ma
     return {key: entry for key, entry in table.items() if key in given or key.split(":", 1)[0] in ranking}
 
 
-def _check_label(key: str, text: str) -> None:
+def _check_label(key: str, text: str, valued: bool) -> None:
     """RulesError unless a label's only field is a plain {value}: another (``{points}``, a lone brace)
-    failed each time a hand was labelled, a traceback; or unless it holds words, at most ``MOST_LABEL_CHARACTERS``
-    long (a blank one labelled every such hand with nothing, and was an empty line among a drill's choices)."""
+    failed each time a hand was labelled, a traceback; unless its category's hands have a value where it shows
+    one (``five_small = "FS {value}"`` labelled each such hand 'FS None', a drill's choice too); or unless it
+    holds words, at most ``MOST_LABEL_CHARACTERS`` long (a blank one labelled every such hand with nothing, and
+    was an empty line among a drill's choices)."""
     if not text.strip():
         raise RulesError(f"option 'labels': {key!r} is blank: a hand so labelled would say nothing")
     if len(text) > MOST_LABEL_CHARACTERS:
@@ -276,6 +280,8 @@ def _check_label(key: str, text: str) -> None:
     if any(found != ("value", "", None) for found in fields):
         raise RulesError(f"option 'labels': {key!r} may hold no field but {{value}} (a brace is written twice), "
                          f"not {text!r}")
+    if fields and not valued:
+        raise RulesError(f"option 'labels': {key!r} has no value to show: {text!r} reads {text.format(value=None)!r}")
 
 
 _PLAIN_TYPES: dict[object, str] = {bool: "true or false", str: "text", int: "a whole number"}  # as refusals name them

@@ -82,10 +82,12 @@ def picture(drill: DrillRow) -> bytes:
 
 
 def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
-    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded (the
-    first picture waited seconds for them, counted as the trainee's time)."""
+    """Deal and store a drill; the clock starts now, once the faces its picture needs are loaded and the
+    rules' choices worked out (the first picture waited seconds for the faces, and the first deal under
+    some rules up to a second for its choices, counted as the trainee's time)."""
     rules = rules_from_spec(rules_spec)
     faces()
+    label_choices(rules)
     seed = random.SystemRandom().randrange(2**31)
     banker, player, stake = deal(seed, rules)
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
@@ -112,15 +114,19 @@ class Grade:
 
 
 def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
-    """Grade and store a drill's answer (once): the player's best ox label and the player's payout."""
-    if drill.answered is not None:
-        raise _answered_already(drill)
+    """Grade and store a drill's answer (once): the player's best ox label and the player's payout. Its clock
+    stops as the answer comes, before the grading (the rules' choices, worked out anew after a restart, took
+    up to a second, counted as the trainee's time). The answer it was graded on, sent again, is answered with
+    that grade."""
+    answered = datetime.now(UTC)
     try:
         given = Decimal(payout)
     except InvalidOperation:
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}") from None
     if not given.is_finite():
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
+    if drill.answered is not None:
+        return _sent_again(drill, label, given)
     truth = _truth(drill)
     player = truth[0]
     if label not in label_choices(player.evaluation.rules):
@@ -129,17 +135,19 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     # passed the check above, and the later overwrote the first.
     with writing(session):
         kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
-            answered=datetime.now(UTC), answer_label=label, answer_payout=str(given),
-            ox_correct=label == player.evaluation.label, payout_correct=given == player.delta))
-        if kept.rowcount != 1:
-            raise _answered_already(drill)
+            answered=answered, answer_label=label, answer_payout=str(given),
+            ox_correct=label == player.evaluation.label, payout_correct=given == player.delta)).rowcount == 1
         session.commit()
     session.refresh(drill)
-    return _grade(drill, truth)
+    return _grade(drill, truth) if kept else _sent_again(drill, label, given)
 
 
-def _answered_already(drill: DrillRow) -> ServiceError:
-    return ServiceError(f"drill {drill.id} was answered already", 409)
+def _sent_again(drill: DrillRow, label: str, payout: Decimal) -> Grade:
+    """An answered drill's grade where this is the answer it was graded on, sent again (by a client whose
+    grade was lost on the way, which was told only that the drill was answered); another answer is refused."""
+    if drill.answer_label != label or drill.answer_payout is None or Decimal(drill.answer_payout) != payout:
+        raise ServiceError(f"drill {drill.id} was answered already", 409)
+    return grade_of(drill)
 
 
 def grade_of(drill: DrillRow) -> Grade:

@@ -111,6 +111,9 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"labels": {"single_ox": "Ox {"}}, "option 'labels': 'single_ox' may hold no field but"),
     ({"labels": {"double_ox": "Pair {value.x}"}}, "option 'labels': 'double_ox' may hold no field but"),
     ({"labels": {"no_ox": "None {value:>3}"}}, "option 'labels': 'no_ox' may hold no field but"),
+    # a category read with no value: every such hand was labelled 'FS None', a drill's choice too
+    ({"labels": {"five_small": "FS {value}"}}, "option 'labels': 'five_small' has no value to show: 'FS {value}' reads 'FS None'"),
+    ({"labels": {"no_ox": "No Ox {value}"}}, "option 'labels': 'no_ox' has no value to show"),
     # a blank label said nothing of a hand, and was an empty line among a drill's choices
     ({"labels": {"no_ox": ""}}, "option 'labels': 'no_ox' is blank: a hand so labelled would say nothing"),
     ({"labels": {"single_ox": " \t"}}, "option 'labels': 'single_ox' is blank"),

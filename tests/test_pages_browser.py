@@ -555,6 +555,31 @@ def test_trainer_keeps_the_grade_when_the_record_fails(server, browser) -> None:
     assert not browser.find_element(By.ID, "submit").is_enabled()
 
 
+def test_trainer_shows_the_grade_of_an_answer_whose_grade_was_lost(server, browser) -> None:
+    """An answer recorded, its grade lost on the way back (a phone's network gone): sent again, it was refused as
+    'answered already', and the grade was never shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "gus")
+    browser.execute_script("""
+        const fetched = window.fetch;
+        let lost = false;
+        window.fetch = async (path, init) => {
+          const response = await fetched(path, init);
+          if (path.endsWith("/answer") && !lost) { lost = true; throw new TypeError("Failed to fetch"); }
+          return response;
+        };""")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").text == UNREACHABLE)
+    browser.find_element(By.ID, "submit").click()
+    verdict = _wait(browser, lambda d: d.find_elements(By.CLASS_NAME, "verdict"))[0]
+    assert verdict.text in ("Right", "Not quite")
+    _wait(browser, lambda d: d.find_element(By.CLASS_NAME, "summary").text.startswith("gus: 1 drill, "))
+
+
 def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -> None:
     """Without --source the link led to the stream's 404, its JSON shown raw: the page says how to start one."""
     from selenium.webdriver.common.by import By
@@ -907,7 +932,8 @@ def test_trainer_shows_the_drill_whole_on_a_laptop(server, browser) -> None:
     assert _in_view(browser, "grade") and _in_view(browser, "history")
     browser.find_element(By.ID, "deal").click()  # and a refusal: the next drill answered from another tab first
     _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed() and d.execute_script("return drill.id") == 2)
-    httpx.post(f"{server[0]}/v1/trainer/drills/2/answer", json={"label": "Five Dukes", "payout": "1"}).raise_for_status()
+    other = {"label": "Five Dukes", "payout": "2"}  # not the page's answer, which would be graded as this one was
+    httpx.post(f"{server[0]}/v1/trainer/drills/2/answer", json=other).raise_for_status()
     Select(browser.find_element(By.ID, "label")).select_by_index(1)
     browser.find_element(By.ID, "payout").send_keys("1")
     browser.find_element(By.ID, "submit").click()
