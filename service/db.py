@@ -109,6 +109,9 @@ class BalanceRow(Base):
     amount: Mapped[str] = mapped_column(String(64))
 
 
+PAYOUT_CHARS = 40  # a drill's payout as kept, at most: what a trainee may send, as written once read
+
+
 class DrillRow(Base):
     """One dealer-trainer drill: what was dealt, when, and how the trainee answered."""
 
@@ -123,7 +126,7 @@ class DrillRow(Base):
     dealt: Mapped[datetime] = mapped_column(UtcMoment)
     answered: Mapped[datetime | None] = mapped_column(UtcMoment, default=None)
     answer_label: Mapped[str | None] = mapped_column(String(100), default=None)
-    answer_payout: Mapped[str | None] = mapped_column(String(40), default=None)
+    answer_payout: Mapped[str | None] = mapped_column(String(PAYOUT_CHARS), default=None)
     ox_correct: Mapped[bool | None] = mapped_column(default=None)
     payout_correct: Mapped[bool | None] = mapped_column(default=None)
 

@@ -11,6 +11,8 @@ from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from oxeye.service.db import PAYOUT_CHARS
+
 
 def _rules_shape(rules: object) -> object:
     """Rules that are neither a preset's name nor a table are refused in those words: pydantic's named the
@@ -250,7 +252,7 @@ def _number_as_text(payout: object) -> object:
 class AnswerIn(RequestModel):
     label: str = Field(description="the player's best ox, one of the drill's choices")
     # at most the stored answer's 40 characters: PostgreSQL refuses a longer one (a 500)
-    payout: Annotated[str, Field(max_length=40, description="what the player wins (negative: pays), in chips: a "
+    payout: Annotated[str, Field(max_length=PAYOUT_CHARS, description="what the player wins (negative: pays), in chips: a "
                                  "number or its text", examples=[-10, "30"]),
                       BeforeValidator(_number_as_text), WithJsonSchema({"type": ["number", "string"], "maxLength": 40})]
 

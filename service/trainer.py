@@ -22,7 +22,7 @@ from oxeye.engine.tiles import chinese_set
 from oxeye.datasets.build import load_library
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.scene import Library, render_hands
-from oxeye.service.db import DrillRow, writing
+from oxeye.service.db import PAYOUT_CHARS, DrillRow, writing
 from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
@@ -125,6 +125,8 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}") from None
     if not given.is_finite():
         raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
+    if len(str(given)) > PAYOUT_CHARS:  # '.1111...' is kept as '0.1111...', over the column PostgreSQL holds to
+        raise ServiceError(f"the payout {payout!r} has more digits than a drill keeps ({PAYOUT_CHARS} characters)")
     if drill.answered is not None:
         return _sent_again(drill, label, given)
     truth = _truth(drill)

@@ -123,6 +123,7 @@ def test_a_payout_sent_as_a_number_is_read_digit_for_digit(app) -> None:
     ({"label": "Nothing", "payout": "1"}, 400, "not one of the drill's choices"),  # once graded wrong and kept
     # kept whole in SQLite, but over the column's 40 characters, which PostgreSQL refuses (a 500)
     ({"label": "No Ox", "payout": "1" * 41}, 422, "payout: String should have at most 40 characters"),
+    ({"label": "No Ox", "payout": "." + "1" * 39}, 400, "has more digits than a drill keeps"),  # kept as 0.111...
 ])
 def test_bad_answers(app, body: dict, status: int, message: str) -> None:
     with TestClient(app) as client:
