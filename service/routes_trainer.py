@@ -66,4 +66,5 @@ def history(trainee: Annotated[TraineeName, Path()], db: Db) -> HistoryOut:
     """A trainee's record: how many drills, how many right, how fast, and the latest ones (a name may hold
     a slash, sent as %2F); a name no drill can be dealt to is refused, as at the deal."""
     drills = trainer.history(db, trainee)
-    return HistoryOut(trainee=trainee, **trainer.summary(drills), recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])
+    return HistoryOut(trainee=trainee, **trainer.summary(drills), skipped=trainer.skipped(db, trainee),
+                      recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])

@@ -279,4 +279,5 @@ class HistoryOut(BaseModel):
     drills: int
     correct: float = Field(description="share of drills with both answers right")
     median_seconds: float
+    skipped: int = Field(description="drills dealt and left unanswered for a later one (not in drills)")
     recent: list[GradeOut]

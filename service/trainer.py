@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from oxeye.engine import Evaluation, HouseRules, Participant, PersonResult, settle
@@ -191,6 +191,16 @@ def history(session: Session, trainee: str) -> list[DrillRow]:
     rows = session.scalars(select(DrillRow).where(DrillRow.trainee == trainee, DrillRow.answered.is_not(None))
                            .order_by(DrillRow.id.desc()))
     return list(rows)
+
+
+def skipped(session: Session, trainee: str) -> int:
+    """A trainee's drills dealt and left unanswered for a later one (the newest may be under way): counted
+    apart, as the record counts only answered drills, and a trainee dealt again past each hard one scored well."""
+    newest = session.scalar(select(func.max(DrillRow.id)).where(DrillRow.trainee == trainee))
+    if newest is None:
+        return 0
+    return session.scalar(select(func.count()).select_from(DrillRow).where(
+        DrillRow.trainee == trainee, DrillRow.answered.is_(None), DrillRow.id < newest)) or 0
 
 
 def summary(drills: list[DrillRow]) -> dict[str, float | int]:

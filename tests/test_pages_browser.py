@@ -188,6 +188,17 @@ def test_trainer_flow(server, browser) -> None:
         _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed()
               and f"ana: {round_number} drill{'s' if round_number > 1 else ''}, " in d.find_element(By.CLASS_NAME, "summary").text)
     assert "50% right" in browser.find_element(By.CLASS_NAME, "summary").text
+    assert "unanswered" not in browser.find_element(By.CLASS_NAME, "summary").text
+    for _ in range(2):  # one drill dealt past, unanswered, then the next answered: the record says so
+        shown = browser.execute_script("return document.getElementById('picture').src")
+        browser.find_element(By.ID, "deal").click()
+        _wait(browser, lambda d: d.execute_script("return document.getElementById('picture').src") != shown)
+    label, payout = _right_answer(database, "ana")
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
+    browser.find_element(By.ID, "payout").send_keys(str(payout))
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: "ana: 3 drills, 67% right" in d.find_element(By.CLASS_NAME, "summary").text)
+    assert browser.find_element(By.CLASS_NAME, "summary").text.endswith(", 1 left unanswered")
 
 
 def test_live_page_sends_camera_frames_and_draws_the_answers(reader, browser) -> None:

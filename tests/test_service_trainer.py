@@ -357,3 +357,21 @@ def test_a_broken_fetched_deck_leaves_the_drills_drawn_with_the_drawn_decks(tmp_
     library = trainer._made_faces.__wrapped__()
     assert library.card_decks and not library.deck_weights  # drawn decks only, none fetched
     assert f"the drills are drawn without fetched decks: {tmp_path / '2color' / 'index_boxes.json'}" in caplog.text
+
+
+def test_drills_left_unanswered_for_a_later_one_are_counted_apart(app) -> None:
+    """The record counts answered drills only: dealt again past each hard one, a trainee scored 100%
+    without a word. The newest drill, perhaps under way, is not skipped."""
+    with TestClient(app) as client:
+        drills = [client.post("/v1/trainer/drills", json={"trainee": "sam"}).json() for _ in range(3)]
+        label, payout = _truth(app, drills[2]["id"])
+        client.post(f"/v1/trainer/drills/{drills[2]['id']}/answer", json={"label": label, "payout": str(payout)})
+        record = client.get("/v1/trainer/trainees/sam").json()
+        assert (record["drills"], record["correct"], record["skipped"]) == (1, 1.0, 2)
+        client.post("/v1/trainer/drills", json={"trainee": "sam"})  # dealt, not yet answered
+        assert client.get("/v1/trainer/trainees/sam").json()["skipped"] == 2
+        client.post("/v1/trainer/drills", json={"trainee": "other"})  # another trainee's deal leaves sam's alone
+        assert client.get("/v1/trainer/trainees/sam").json()["skipped"] == 2
+        client.post("/v1/trainer/drills", json={"trainee": "sam"})
+        assert client.get("/v1/trainer/trainees/sam").json()["skipped"] == 3  # the one before it is left now
+        assert client.get("/v1/trainer/trainees/nobody").json()["skipped"] == 0
