@@ -188,3 +188,16 @@ def test_a_hand_missing_a_tile_whose_twin_lies_in_another_hand_is_held() -> None
     items = frame.items[1:]  # the banker's 6-6 missed
     held = steadier.update(Reading(640, 480, items, group_hands(items)))
     assert [h.codes for h in held.reading.hands] == [banker, player] and held.held == [False] * 9 + [True]
+
+
+def test_a_frame_of_another_size_starts_afresh() -> None:
+    """A camera's resolution changed (a phone turned, a stream reopened at another size): the hands settled in
+    the last frame's pixels were held in this one's, where nothing lay (an 8 x 8 frame's round was settled
+    from boxes 600 px outside it), and tracks were matched across the two frames' pixels."""
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    smaller = steadier.update(Reading(8, 8))
+    assert (smaller.reading.items, smaller.reading.hands, smaller.hidden) == ([], [], 0)
+    again = [steadier.update(rows_reading([BANKER, PLAYER])) for _ in range(3)]
+    assert [s.settled for s in again] == [[False, False], [False, False], [True, True]] and not any(again[0].held)

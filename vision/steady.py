@@ -58,12 +58,17 @@ class Steadier:
     """The state kept over one camera's frames; feed it every frame's reading, in order."""
 
     def __init__(self, settle_frames: int = SETTLE_FRAMES, votes: int = VOTES) -> None:
+        self.settle_frames, self.votes = settle_frames, votes
+        self._start((0, 0))
+
+    def _start(self, size: tuple[int, int]) -> None:
+        """Nothing seen yet, in frames of ``size`` (width, height)."""
         with warnings.catch_warnings():
             # supervision 0.31 moves ByteTrack to the `trackers` package, whose wheel needs the GUI
             # build of OpenCV; pyproject.toml keeps supervision below 0.31 until that changes.
             warnings.simplefilter("ignore", FutureWarning)
             self._tracker = sv.ByteTrack(lost_track_buffer=LOST_FRAMES)
-        self.settle_frames, self.votes = settle_frames, votes
+        self._size = size
         self._reads: dict[int, deque[Read]] = {}
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
         self._streaks: dict[Key, tuple[int, int]] = {}  # a hand's key -> its streak and the frame it was last seen in
@@ -73,7 +78,10 @@ class Steadier:
         self._frame = 0
 
     def update(self, reading: Reading) -> Steady:
-        """This frame steadied by the ones before it."""
+        """This frame steadied by the ones before it; by none where they were of another size (a camera's
+        resolution changed: their boxes, tracked and held, were in other pixels)."""
+        if (reading.width, reading.height) != self._size:
+            self._start((reading.width, reading.height))
         self._frame += 1
         known = set(self._seen)
         tracks = self._track(reading.items)
