@@ -179,4 +179,4 @@ class Stream:
 
     def _picture(self, frame: np.ndarray) -> bytes:
         steady, scored = self.table.frame(Decoded.whole(frame))
-        return annotated_jpeg(frame, steady.reading, scored)
+        return annotated_jpeg(frame, steady.reading, scored, steady.held)
