@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -102,8 +103,9 @@ def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules
     return {"problem": None, "result": result}
 
 
-def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) -> bytes:
-    """The photo with boxes and codes, and under each hand its ox label and its win or loss."""
+def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any], held: Sequence[bool] = ()) -> bytes:
+    """The photo with boxes and codes, and under each hand its ox label and its win or loss; a live frame's
+    items ``held`` in view (``Steady.held``) marked so."""
     result = (scored["settlement"] or {}).get("result") or {}
     # in full, as the JSON writes it: formatted to six digits ("g"), 37037.01 lost its cents
     outcomes = {p["name"]: f"{p['outcome']} {p['delta']:+}" for p in result.get("players", [])}
@@ -112,7 +114,7 @@ def annotated_jpeg(image: np.ndarray, reading: Reading, scored: dict[str, Any]) 
         words = hand["reading"]["label"] if hand["reading"] else hand["problem"]
         seat = outcomes.get(f"hand {hand['index']}", "banker" if result and hand["reading"] else "")
         notes[hand["index"]] = f"{words}  {seat}".strip()
-    canvas = _fit_jpeg(draw(image, reading, notes))
+    canvas = _fit_jpeg(draw(image, reading, notes, held))
     ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:
         raise ServiceError("could not encode the annotated photo", 500)

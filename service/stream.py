@@ -29,6 +29,7 @@ log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
 READ_WAIT = 1.0  # seconds shutdown waits for a read under way (a stalled network camera's lasts 30 s)
 REOPEN_WAIT = 2.0  # seconds between tries to open a camera or stream again once it gives no frame
+DAMAGED_FRAMES = 25  # frames in a row of a video file that may fail to decode before it counts as ended
 
 
 class Photo:
@@ -51,8 +52,9 @@ class Photo:
 
 
 def open_source(spec: str) -> tuple[cv2.VideoCapture | Photo, bool]:
-    """A camera index (digits), a video file, a photo or a stream URL, opened and its first frame read, and
-    whether it is a file (which loops); OSError saying what is wrong when it cannot be."""
+    """A camera index (digits), a video file, a photo or a stream URL, opened and its first frame read (a file's
+    first that decodes, within ``DAMAGED_FRAMES``), and whether it is a file (which loops); OSError saying what
+    is wrong when it cannot be."""
     is_file = not spec.isdigit() and "://" not in spec
     if is_file and Path(spec).is_dir():  # it was "no such video file", as if the path were mistyped
         raise OSError(f"{spec} is a folder, not a video file: name a video or photo in it")
@@ -61,13 +63,24 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture | Photo, bool]:
     if is_file and (photo := _photo(Path(spec))) is not None:
         return photo, is_file
     capture = _capture(spec)
-    readable = capture.isOpened() and capture.read()[0]
+    readable = capture.isOpened() and (_decodable(capture) if is_file else capture.read())[0]
     if not readable:
         capture.release()
         raise OSError(f"cannot read video from {spec!r}: not a camera index, video file or stream OpenCV can open")
     if is_file:
         capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
     return capture, is_file
+
+
+def _decodable(capture: cv2.VideoCapture) -> tuple[bool, np.ndarray | None]:
+    """A video file's next frame that decodes, within ``DAMAGED_FRAMES`` reads (a failed read was taken for
+    the end, or for no video at all: a damaged recording was played up to its first bad frame and from the
+    start again, for ever, or refused where that was its first)."""
+    for _ in range(DAMAGED_FRAMES):
+        ok, frame = capture.read()
+        if ok:
+            return ok, frame
+    return False, None
 
 
 def _photo(path: Path) -> Photo | None:
@@ -145,7 +158,7 @@ class Stream:
             while not self._stop.is_set():
                 ok, frame = self.capture.read()
                 if not ok:
-                    ok, frame = self._rewind() if self.file else self._reopen()
+                    ok, frame = self._on_in_file() if self.file else self._reopen()
                 if self._stop.is_set():  # stopped during the read: the event loop may be gone
                     return
                 if not ok:
@@ -157,12 +170,18 @@ class Stream:
         finally:
             self.capture.release()
 
-    def _rewind(self) -> tuple[bool, np.ndarray | None]:
-        """The file's first frame again: sought back to, or opened anew where that gives none (a container
-        that cannot seek)."""
-        self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
-        ok, frame = self.capture.read()
-        return (ok, frame) if ok else self._open_again()
+    def _on_in_file(self) -> tuple[bool, np.ndarray | None]:
+        """The file's next frame that decodes (see ``_decodable``) after a read that failed, or at its end the
+        first from its start again: sought back to, or opened anew where that gives none (a container that
+        cannot seek)."""
+        ok, frame = _decodable(self.capture)
+        if not ok:
+            self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = _decodable(self.capture)
+        if not ok:
+            ok, frame = self._open_again()
+            ok, frame = (ok, frame) if ok else _decodable(self.capture)
+        return ok, frame
 
     def _reopen(self) -> tuple[bool, np.ndarray | None]:
         """A camera or stream that gave no frame (a network camera's Wi-Fi dropped, a cable pulled) opened
@@ -202,4 +221,4 @@ class Stream:
 
     def _picture(self, frame: np.ndarray) -> bytes:
         steady, scored = self.table.frame(Decoded.whole(frame))
-        return annotated_jpeg(frame, steady.reading, scored)
+        return annotated_jpeg(frame, steady.reading, scored, steady.held)

@@ -22,9 +22,10 @@ from websockets.exceptions import ConnectionClosedError
 
 from oxeye.engine import Participant, settle
 from oxeye.service.app import create_app
-from oxeye.service.live import score_steady
+from oxeye.service.live import LiveTable, score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.settings import Settings
+from oxeye.service.stream import Photo, Stream
 from oxeye.vision.grouping import group_hands, numbered
 from oxeye.vision.reading import Reading
 from oxeye.vision.steady import Steadier
@@ -147,6 +148,29 @@ def test_a_settled_hand_out_of_sight_for_a_frame_is_held_and_the_round_stays_set
     assert [item["held"] for item in held["items"] if item["code"] in BANKER] == [True] * 5
     assert held["settlement"] == whole["settlement"] and held["settlement"]["result"]["banker"]["cards"] == BANKER
 
+
+
+
+class Frames:
+    """A stand-in detector that reads the given readings in turn, whatever the frame."""
+
+    def __init__(self, readings: list[Reading]) -> None:
+        self.readings = iter(readings)
+
+    def read(self, image: np.ndarray, kinds: Collection[str] | None = None, start: int | None = None) -> Reading:
+        return next(self.readings)
+
+
+def test_the_stream_marks_an_item_held_in_view_as_the_live_page_does() -> None:
+    """``--source``'s annotated frames drew a held card (under an arm) boxed as if read in that frame."""
+    seen = rows_reading([BANKER, PLAYER]).items[:9]  # the player's last card, at x 420 to 480, missed
+    readings = [rows_reading([BANKER, PLAYER]) for _ in range(3)] + [Reading(640, 480, seen, group_hands(seen))]
+    frame = np.full((480, 640, 3), 40, np.uint8)
+    stream = Stream(Photo(frame), "table.png", True, LiveTable(Frames(readings), load_rules("gnau"), 0, {}, 2))
+    for _ in readings:
+        jpeg = stream._picture(frame)
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(int)
+    assert abs(picture[290:320, 340] - 40).max() > 60 and abs(picture[290:320, 420] - 40).max() < 20  # a side, none
 
 def test_no_round_is_settled_while_a_settled_hand_is_out_of_sight_and_not_held() -> None:
     """The player's hand in sight but for a card, its others grouped with a neighbour's: it is not held, and

@@ -121,7 +121,7 @@ def test_the_annotated_photo_writes_each_win_or_loss_in_full(monkeypatch: pytest
     from oxeye.service import photo
 
     drawn: dict[int, str] = {}
-    monkeypatch.setattr(photo, "draw", lambda image, reading, notes: drawn.update(notes) or image)
+    monkeypatch.setattr(photo, "draw", lambda image, reading, notes, held: drawn.update(notes) or image)
     outcome = "win" if delta > 0 else "lose"
     scored = {"hands": [{"index": 0, "reading": {"label": "No Ox"}}, {"index": 1, "reading": {"label": "Five Dukes"}}],
               "settlement": {"problem": None, "result": {"players": [{"name": "hand 1", "outcome": outcome, "delta": delta}]}}}

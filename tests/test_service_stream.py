@@ -72,6 +72,46 @@ def test_a_video_file_is_streamed_annotated(tmp_path: Path, tiny: Path) -> None:
     assert "Application shutdown complete" in log and "Traceback" not in log, log  # the reader stopped cleanly
 
 
+
+
+def _damaged(video: Path, frame: int) -> Path:
+    """``video`` (``_video``'s) with picture ``frame`` made undecodable: its first 1000 bytes, header and all, zeroed."""
+    data = bytearray(video.read_bytes())
+    start = [n for n in range(len(data) - 2) if data[n:n + 3] == b"\xff\xd8\xff"][frame]
+    data[start:start + 1000] = bytes(1000)
+    video.write_bytes(data)
+    return video
+
+
+def _played(video: Path, count: int) -> list[int]:
+    """The first ``count`` frames ``--source VIDEO``'s reader hands on, each as its number (where its card lies)."""
+
+    async def played() -> list[int]:
+        capture, file = open_source(str(video))
+        stream = Stream(capture, str(video), file, table=None)  # the reader alone: nothing is read or drawn
+        reader = threading.Thread(target=stream._read, args=(asyncio.get_running_loop(),), daemon=True)
+        reader.start()
+        numbers, seen = [], 0
+        while len(numbers) < count and (newest := await stream._frames.newer(seen)) is not None:
+            seen, frame = newest
+            numbers.append(round((int(np.argmax(frame[100, :, 0] > 200)) - 40) / 5))
+        stream._stop.set()
+        return numbers
+
+    return asyncio.run(played())
+
+
+def test_a_video_file_with_a_frame_that_cannot_be_decoded_plays_on_past_it(tmp_path: Path) -> None:
+    """A failed read was taken for the file's end: a recording with one damaged frame was played up to it and
+    from the start again, for ever, the frames after it never shown. It is skipped, and the file plays on."""
+    played = _played(_damaged(_video(tmp_path / "table.avi"), 4), 16)
+    assert 4 not in played and {5, 11} <= set(played) and played.index(11) < played.index(0, 1), played
+
+
+def test_a_video_file_whose_first_frame_cannot_be_decoded_is_played_from_its_second(tmp_path: Path) -> None:
+    """It was refused as no video OpenCV can open."""
+    assert _played(_damaged(_video(tmp_path / "table.avi"), 0), 12) == list(range(1, 12)) + [1]
+
 def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny: Path) -> None:
     """OpenCV opens a photo as a video of one frame that cannot be sought back to: the stream ended at once
     (503, 'the live source has ended') where a file is said to loop. A file that cannot seek is opened anew."""

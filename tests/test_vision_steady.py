@@ -156,3 +156,48 @@ def test_a_hand_whose_items_in_sight_join_another_is_not_held_and_the_frame_says
     items = frame.items[:9] + frame.items[10:]  # the player's last card missed, its others joined by a neighbour
     steady = steadier.update(Reading(640, 480, items, numbered(items, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13]])))
     assert steady.hidden == 1 and not any(steady.held) and len(steady.reading.items) == 14
+
+
+def lowered(rows: list[list[str]], by: float) -> Reading:
+    """``rows_reading`` of a camera moved: every item ``by`` pixels lower."""
+    items = [replace(item, box=(item.box[0], item.box[1] + by, item.box[2], item.box[3] + by))
+             for item in rows_reading(rows).items]
+    return Reading(640, 480, items, group_hands(items))
+
+
+def test_hands_the_camera_moved_away_from_are_not_held_beside_where_they_lie_now() -> None:
+    """The camera moved further than ByteTrack follows: every hand was read a card's length lower, and the
+    settled ones were held where they had lain too, two copies of each, the held ones settled and numbered 1
+    and 3 (moved back, the tracks of before found again) or 0 and 2 (the player's stake was another hand's).
+    A hand whose unseen codes are read elsewhere, more often than in the frame it was last seen in, is not held."""
+    steadier = Steadier(settle_frames=3)
+    for move, by in enumerate((0, 100, 0)):  # away, and back where ByteTrack finds the hands' tracks of before
+        for frame in range(6):
+            moved = steadier.update(lowered([BANKER, PLAYER], by))
+            assert [h.codes for h in moved.reading.hands] == [BANKER, PLAYER] and not any(moved.held)
+            assert moved.hidden == (2 if move and frame < 2 else 0)
+
+
+def test_a_hand_missing_a_tile_whose_twin_lies_in_another_hand_is_held() -> None:
+    """A domino set holds twins: the other hand's twin, read as before, is no sign the hand moved."""
+    banker, player = ["6-6", "4-2", "5-3", "1-1", "3-2"], ["6-6", "6-1", "5-5", "4-1", "6-4"]
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([banker, player]))
+    frame = rows_reading([banker, player])
+    items = frame.items[1:]  # the banker's 6-6 missed
+    held = steadier.update(Reading(640, 480, items, group_hands(items)))
+    assert [h.codes for h in held.reading.hands] == [banker, player] and held.held == [False] * 9 + [True]
+
+
+def test_a_frame_of_another_size_starts_afresh() -> None:
+    """A camera's resolution changed (a phone turned, a stream reopened at another size): the hands settled in
+    the last frame's pixels were held in this one's, where nothing lay (an 8 x 8 frame's round was settled
+    from boxes 600 px outside it), and tracks were matched across the two frames' pixels."""
+    steadier = Steadier(settle_frames=3)
+    for _ in range(4):
+        steadier.update(rows_reading([BANKER, PLAYER]))
+    smaller = steadier.update(Reading(8, 8))
+    assert (smaller.reading.items, smaller.reading.hands, smaller.hidden) == ([], [], 0)
+    again = [steadier.update(rows_reading([BANKER, PLAYER])) for _ in range(3)]
+    assert [s.settled for s in again] == [[False, False], [False, False], [True, True]] and not any(again[0].held)

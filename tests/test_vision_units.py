@@ -294,6 +294,20 @@ def test_the_annotation_colours_items_by_hand_doubt_in_red_and_leaves_the_photo_
     assert (noted[:, 176:] == drawn[:, 176:]).all()  # hand 1 has none
 
 
+
+def test_an_item_held_in_view_is_drawn_at_its_corners_only_without_a_confidence() -> None:
+    """The live stream drew a card held where its hand last saw it (``vision.steady``: under an arm now) boxed
+    and labelled with a confidence, as if read in this frame; the live page dashes it. Held, it is marked so."""
+    photo = np.full((200, 300, 3), 40, np.uint8)
+    seen = Item("AS", "card", (20, 40, 80, 120), 0.9, hand=0, keypoints=((30, 50), (70, 110)))
+    held = Item("10H", "card", (180, 40, 240, 120), 0.8, hand=0, keypoints=((190, 50), (230, 110)))
+    reading = Reading(300, 200, [seen, held], [Hand(0, [0, 1], ["AS", "10H"], (20, 40, 240, 120))])
+    drawn = draw(photo, reading, held=[False, True])
+    colour = PALETTE.by_idx(0).as_bgr()
+    assert tuple(drawn[80, 20]) == colour and tuple(drawn[40, 182]) == colour  # a side seen, a corner held
+    assert (drawn[70:90, 179:182] == 40).all() and tuple(drawn[50, 190]) != colour  # no side, no keypoint held
+    assert (drawn[75:85, 185:235] != draw(photo, reading)[75:85, 185:235]).any()  # not its confidence: "held"
+
 def test_annotating_to_a_name_no_picture_can_have_says_so(tmp_path: Path) -> None:
     reading = Reading(30, 20)
     with pytest.raises(OSError, match="end it in .jpg or .png"):

@@ -58,21 +58,30 @@ class Steadier:
     """The state kept over one camera's frames; feed it every frame's reading, in order."""
 
     def __init__(self, settle_frames: int = SETTLE_FRAMES, votes: int = VOTES) -> None:
+        self.settle_frames, self.votes = settle_frames, votes
+        self._start((0, 0))
+
+    def _start(self, size: tuple[int, int]) -> None:
+        """Nothing seen yet, in frames of ``size`` (width, height)."""
         with warnings.catch_warnings():
             # supervision 0.31 moves ByteTrack to the `trackers` package, whose wheel needs the GUI
             # build of OpenCV; pyproject.toml keeps supervision below 0.31 until that changes.
             warnings.simplefilter("ignore", FutureWarning)
             self._tracker = sv.ByteTrack(lost_track_buffer=LOST_FRAMES)
-        self.settle_frames, self.votes = settle_frames, votes
+        self._size = size
         self._reads: dict[int, deque[Read]] = {}
         self._seen: dict[int, int] = {}  # track -> the frame it was last seen in
         self._streaks: dict[Key, tuple[int, int]] = {}  # a hand's key -> its streak and the frame it was last seen in
         self._untracked: set[Sketch] = set()  # last frame's hands with an item not tracked yet
         self._whole: dict[Key, list[Item]] = {}  # a settled hand's items, in key order, as last seen whole
+        self._codes: dict[int, Counter[str]] = {}  # the last GAP_FRAMES frames, by number: how often each code was read
         self._frame = 0
 
     def update(self, reading: Reading) -> Steady:
-        """This frame steadied by the ones before it."""
+        """This frame steadied by the ones before it; by none where they were of another size (a camera's
+        resolution changed: their boxes, tracked and held, were in other pixels)."""
+        if (reading.width, reading.height) != self._size:
+            self._start((reading.width, reading.height))
         self._frame += 1
         known = set(self._seen)
         tracks = self._track(reading.items)
@@ -87,7 +96,10 @@ class Steadier:
             if key is not None and streak >= self.settle_frames:
                 self._whole[key] = [items[i] for i in sorted(hand.items, key=lambda i: (tracks[i], items[i].code))]
         self._forget()
-        return self._in_view(Reading(reading.width, reading.height, items, hands), tracks, keys, streaks)
+        steady = self._in_view(Reading(reading.width, reading.height, items, hands), tracks, keys, streaks)
+        self._codes = {frame: codes for frame, codes in self._codes.items() if self._frame - frame < GAP_FRAMES}
+        self._codes[self._frame] = Counter(item.code for item in items)
+        return steady
 
     def _track(self, items: list[Item]) -> list[int | None]:
         """Each item's ByteTrack id; None for one not (yet) tracked, as an item seen for the first time.
@@ -136,8 +148,10 @@ class Steadier:
     def _in_view(self, reading: Reading, tracks: list[int | None], keys: list[Key | None], streaks: list[int]) -> Steady:
         """The frame with every settled hand out of sight (within ``GAP_FRAMES``) held in view as last seen whole,
         in place of what this frame shows of it. A hand is out of sight when an item of it is (a code changed is
-        no hand out of sight); one whose items in sight are grouped with another's, or read otherwise, is not
-        held but counted ``hidden``: then the hands' numbers may have moved."""
+        no hand out of sight); one whose items in sight are grouped with another's, or read otherwise, or whose
+        unseen items are read elsewhere (see ``_read_elsewhere``), is not held but counted ``hidden``: then the
+        hands' numbers may have moved."""
+        read = Counter(item.code for item in reading.items)
         owner = {tracks[i]: n for n, hand in enumerate(reading.hands) for i in hand.items if tracks[i] is not None}
         items, tracks, held = list(reading.items), list(tracks), [False] * len(reading.items)
         kept: list[tuple[list[int], int]] = []  # the held hands' items and streaks
@@ -148,11 +162,12 @@ class Steadier:
                     or {t for t, _ in key} <= owner.keys()):
                 continue
             parts = {owner[t] for t, _ in key if t in owner}
-            if parts & taken or any(keys[n] is None or not set(keys[n]) <= set(key) for n in parts):
+            unseen = [(track, replace(item)) for (track, _), item in zip(key, self._whole[key]) if track not in owner]
+            if (parts & taken or any(keys[n] is None or not set(keys[n]) <= set(key) for n in parts)
+                    or self._read_elsewhere([item.code for _, item in unseen], read, self._codes[frame])):
                 hidden += 1
                 continue
             taken |= parts
-            unseen = [(track, replace(item)) for (track, _), item in zip(key, self._whole[key]) if track not in owner]
             group = [i for n in sorted(parts) for i in reading.hands[n].items]
             kept.append((group + list(range(len(items), len(items) + len(unseen))), streak))
             items += [item for _, item in unseen]
@@ -166,6 +181,14 @@ class Steadier:
             streaks = [streak_of[frozenset(hand.items)] for hand in hands]
         return Steady(Reading(reading.width, reading.height, items, hands), tracks,
                       [streak >= self.settle_frames for streak in streaks], streaks, self.settle_frames, hidden, held)
+
+    @staticmethod
+    def _read_elsewhere(unseen: list[str], read: Counter[str], then: Counter[str]) -> bool:
+        """Whether a hand's ``unseen`` codes are read by other items in this frame (``read``: every item's code,
+        counted), more often than in the frame it was last seen whole in (``then``): the camera, or the hand,
+        moved further than the tracker follows, and the hand lies elsewhere; held, it was shown twice and
+        numbered among its own copy. Counted, not merely found, as a domino set holds twins."""
+        return any(read[code] + count > then[code] for code, count in Counter(unseen).items())
 
     @staticmethod
     def _key(hand: Hand, tracks: list[int | None]) -> Key | None:
