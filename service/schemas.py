@@ -39,10 +39,13 @@ Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples
 
 def _plain_name(name: str) -> str:
     """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never
-    play; so is one holding a control character (a NUL, which PostgreSQL will not store; a line break,
-    which splits the command line's lines)."""
+    play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown blank),
+    and one holding a control character (a NUL, which PostgreSQL will not store; a line break, which splits
+    the command line's lines)."""
     if not name.strip():
         raise ValueError("a name needs more than spaces")
+    if all(unicodedata.category(c) in ("Cf", "Zs", "Zl", "Zp") or c.isspace() for c in name):
+        raise ValueError("a name needs a character one can see: a zero-width one is none")
     if any(unicodedata.category(c) == "Cc" for c in name):
         raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
     return name

@@ -288,6 +288,7 @@ def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_c
     ({"rules": "nope"}, 400, "unknown rules preset"),
     ({"seats": ["ann"]}, 422, "seats"),
     ({"seats": ["ann", "  "]}, 422, "seats.1: a name needs more than spaces"),  # once opened, never to play
+    ({"seats": ["ann", "\u200b"]}, 422, "seats.1: a name needs a character one can see"),  # a seat shown blank
     ({"seats": ["ann", "bo\x00"]}, 422, "seats.1: a name cannot hold a control character"),
     ({"banker": "ann\ncy"}, 422, "banker: a name cannot hold a control character"),
 ])

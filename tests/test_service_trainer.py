@@ -261,6 +261,8 @@ def test_the_clock_leaves_out_the_servers_work_on_the_choices(app, monkeypatch: 
     ("%00", "a name cannot hold a control character"),  # PostgreSQL takes no NUL in a query: a 500 there
     ("", "at least 1 character"),
     ("x" * 101, "at most 100 characters"),
+    ("%E2%80%8B", "a name needs a character one can see"),  # a zero-width space: a trainee shown blank
+    ("%EF%BB%BF%E2%80%8D%20", "a name needs a character one can see"),
 ])
 def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str, message: str) -> None:
     """As a drill for such a trainee is refused, so is the look-up of their record, not answered empty."""
