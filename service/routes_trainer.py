@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
+from oxeye.engine import RulesError
 from oxeye.service import trainer
 from oxeye.service.db import DrillRow
 from oxeye.service.deps import Db
@@ -67,4 +68,13 @@ def history(trainee: Annotated[TraineeName, Path()], db: Db) -> HistoryOut:
     a slash, sent as %2F); a name no drill can be dealt to is refused, as at the deal."""
     drills = trainer.history(db, trainee)
     return HistoryOut(trainee=trainee, **trainer.summary(drills), skipped=trainer.skipped(db, trainee),
-                      recent=[_grade_out(d, trainer.grade_of(d)) for d in drills[:20]])
+                      recent=[grade for d in drills[:20] if (grade := _regraded(d)) is not None])
+
+
+def _regraded(drill: DrillRow) -> GradeOut | None:
+    """An answered drill's grade, its right answers worked out again; None where its rules, kept as dealt, are
+    ones this version refuses (a label check added since): the whole record was refused, 400, for one such drill."""
+    try:
+        return _grade_out(drill, trainer.grade_of(drill))
+    except RulesError:
+        return None

@@ -377,3 +377,21 @@ def test_drills_left_unanswered_for_a_later_one_are_counted_apart(app) -> None:
         client.post("/v1/trainer/drills", json={"trainee": "sam"})
         assert client.get("/v1/trainer/trainees/sam").json()["skipped"] == 3  # the one before it is left now
         assert client.get("/v1/trainer/trainees/nobody").json()["skipped"] == 0
+
+
+def test_a_drill_kept_under_rules_refused_since_leaves_the_rest_of_the_record_readable(app) -> None:
+    """Rules are kept as dealt; a check added later ('FS {value}' for a category read with no value) refused
+    the whole record, 400, for one such drill. It is counted, not listed; its picture says why not."""
+    with TestClient(app) as client:
+        drills = [client.post("/v1/trainer/drills", json={"trainee": "zed"}).json() for _ in range(2)]
+        for drill in drills:
+            label, payout = _truth(app, drill["id"])
+            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+        with app.state.sessions() as db:  # as an earlier version kept it
+            db.get(DrillRow, drills[0]["id"]).rules = {"base": "gnau", "labels": {"five_small": "FS {value}"}}
+            db.commit()
+        record = client.get("/v1/trainer/trainees/zed")
+        assert record.status_code == 200 and record.json()["drills"] == 2 and record.json()["correct"] == 1.0
+        assert len(record.json()["recent"]) == 1
+        picture = client.get(f"/v1/trainer/drills/{drills[0]['id']}/image.jpg")
+        assert picture.status_code == 400 and "has no value to show" in picture.json()["error"]
