@@ -96,7 +96,11 @@ def test_five_small_needs_no_ox(gnau) -> None:
 
 
 def test_nenku_scores_as_single_ox_1(gnau) -> None:
+    """'if the ace is anything other than spades, this situation is called "Nenku" and the ace is scored
+    normally, with one point', and the Hierarchy of Oxen names no Nenku: a Single-Ox 1, below every Double-Ox,
+    although the variant's Ox-power table lists it (worth 'X') between Ngau Tonku and Double-Ox."""
     assert evaluate("10S 4H 6D AH JC", gnau).strength == evaluate("10S 9H AH 7D 4C", gnau).strength
+    assert evaluate("10S 4H 6D AH JC", gnau).strength < evaluate("10S 4D 6C AC AS", gnau).strength  # Double-Ox A
 
 
 def test_hierarchy_of_oxen(gnau) -> None:
