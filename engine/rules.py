@@ -187,8 +187,8 @@ class HouseRules:
         if sorted(self.suit_order) != sorted("SHDC"):
             raise RulesError(f"option 'suit_order' must order the four suits S H D C, not {self.suit_order!r}")
         needs = self._needs()
-        for name in self._card_options_set():
-            if self.items == "tiles":
+        for name in self._options_set(needs):
+            if self.items == "tiles" and name in CARD_OPTIONS:
                 raise RulesError(f"option {name!r} is for cards; these rules deal tiles")
             need = needs.get(name)
             if need is not None and not need[1]:
@@ -215,19 +215,27 @@ class HouseRules:
                     raise RulesError(f"option 'labels': {other!r} and {category!r} both read {words!r}: "
                                      f"a hand so labelled could be either")
 
-    def _card_options_set(self) -> list[str]:
-        """The options only cards use (CARD_OPTIONS) that these rules set otherwise than their defaults."""
-        return [f.name for f in dataclasses.fields(self) if f.name in CARD_OPTIONS and getattr(self, f.name) != f.default]
+    def _options_set(self, needs: Mapping[str, object]) -> list[str]:
+        """The options only cards use (CARD_OPTIONS) or only some rules let act (``needs``) that these rules set
+        otherwise than their defaults."""
+        return [f.name for f in dataclasses.fields(self)
+                if (f.name in CARD_OPTIONS or f.name in needs) and getattr(self, f.name) != f.default]
 
     def _needs(self) -> dict[str, tuple[str, bool]]:
-        """Per card option that only some card rules let act, what it needs (in words) and whether these rules have it."""
+        """Per option that only some rules let act, what it needs (in words) and whether these rules have it."""
         return _option_needs(vars(self))
 
 
 def _option_needs(values: Mapping[str, Any]) -> dict[str, tuple[str, bool]]:
-    """Per card option that only some card rules let act, what it needs (in words) and whether ``values`` have it."""
+    """Per option that only some rules let act, what it needs (in words) and whether ``values`` have it: point
+    difference pushes equal points, and beside no_ox_pays a player with no ox pays it whatever the banker holds,
+    so the tie rules are never asked there."""
     ranked = set(values["ranking"])
+    by_outcome = values["payment"] != "point_difference"
     return {
+        "ties": ("a payment other than 'point_difference' (which pushes equal points)", by_outcome),
+        "no_ox_ties": ("a payment other than 'point_difference', and 'no_ox_pays' unset",
+                       by_outcome and values["no_ox_pays"] is None),
         "ten_is_duke": ("'five_dukes' or 'ngau_tonku' in 'ranking', or 'nenku_label'",
                         bool(ranked & {"five_dukes", "ngau_tonku"}) or values["nenku_label"]),
         "double_ox_three_six": ("'three_six_wild' and 'double_ox' in 'ranking'",
@@ -239,7 +247,7 @@ def _option_needs(values: Mapping[str, Any]) -> dict[str, tuple[str, bool]]:
 
 
 def _idle_inherited(values: Mapping[str, Any], given: Mapping[str, object]) -> dict[str, object]:
-    """The card options a base set that these rules give nothing to do and their file never wrote, at their
+    """The options a base set that these rules give nothing to do and their file never wrote, at their
     defaults: a file dropping five_small from niuniu's ranking was refused over niuniu's five_small_max_total,
     which TOML cannot clear (it has no null), as a dropped category's multiplier once was."""
     defaults = {f.name: f.default for f in dataclasses.fields(HouseRules)}

@@ -198,11 +198,24 @@ def test_tiles_refuse_options_only_cards_use(option: str, value: object) -> None
      "'suited_ox_pays_double' does nothing without payment = 'multiplier'"),
     ({"base": "gnau", "payment": "point_difference", "ranking": ["single_ox", "no_ox"], "suited_ox_pays_double": True},
      "'suited_ox_pays_double' does nothing without"),
+    ({"base": "tau-ngau-macau", "ties": "banker"},
+     "'ties' does nothing without a payment other than 'point_difference' \\(which pushes equal points\\)"),
+    ({"base": "tau-ngau-macau", "no_ox_ties": "push"}, "'no_ox_ties' does nothing without a payment other than"),
+    ({"base": "tau-ngau-pagat", "no_ox_pays": 2, "no_ox_ties": "banker"}, "'no_ox_ties' does nothing without .* "
+     "'no_ox_pays' unset"),
 ])
 def test_an_option_these_rules_give_nothing_to_do_is_refused(options: dict, message: str) -> None:
     """Accepted, these changed no hand and no payment: a table setting them believed it played a rule it did not."""
     with pytest.raises(RulesError, match=message):
         rules_from_mapping(options)
+
+
+def test_tie_rules_a_base_set_go_back_to_their_defaults_where_they_have_nothing_to_do() -> None:
+    """Point difference pushes equal points and a player's no ox pays no_ox_pays: the dominoes' stuck-against-
+    stuck rule, which the file never wrote, is dropped there rather than the file refused over it."""
+    rules = rules_from_mapping({"base": "tau-ngau-dominoes", "payment": "point_difference"})
+    assert (rules.ties, rules.no_ox_ties) == ("push", "as_ties")
+    assert rules_from_mapping({"base": "tau-ngau-pagat", "no_ox_pays": 2}).no_ox_ties == "as_ties"
 
 
 def test_nenku_takes_a_table_s_own_words_where_it_is_labelled() -> None:

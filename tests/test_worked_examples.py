@@ -96,7 +96,11 @@ def test_five_small_needs_no_ox(gnau) -> None:
 
 
 def test_nenku_scores_as_single_ox_1(gnau) -> None:
+    """'if the ace is anything other than spades, this situation is called "Nenku" and the ace is scored
+    normally, with one point', and the Hierarchy of Oxen names no Nenku: a Single-Ox 1, below every Double-Ox,
+    although the variant's Ox-power table lists it (worth 'X') between Ngau Tonku and Double-Ox."""
     assert evaluate("10S 4H 6D AH JC", gnau).strength == evaluate("10S 9H AH 7D 4C", gnau).strength
+    assert evaluate("10S 4H 6D AH JC", gnau).strength < evaluate("10S 4D 6C AC AS", gnau).strength  # Double-Ox A
 
 
 def test_hierarchy_of_oxen(gnau) -> None:
@@ -154,6 +158,26 @@ def test_gnau_payouts_7_5_3_1() -> None:
                     ("KS QH JD KC QD", 2), ("10H 4D 6C AS JC", 2), ("10D 4S 6H 8C 8H", 2), ("7S AH 2D 3C 6S", 2))
     assert [p.delta for p in result.players] == [14, 10, 6, 2]
     assert result.banker_delta == -32
+
+
+def test_gnau_points_scoring_list() -> None:
+    """'Scoring: No Ox: 0 pt. Ordinary Ox: 1 pt. ... Ngau Tonku : 5 pts': a banker with No Ox pays each ox
+    its points; a player with No Ox against him has nothing to beat and nothing to pay."""
+    result = _round("gnau-points", "10S 9H 8D 4C 4H",  # banker: No Ox, worth 0
+                    ("10H 4D 6C AS JC", 1), ("7S AH 2D 3C 6S", 1), ("9S 9C 8H 5D 5H", 1))
+    assert [(p.evaluation.label, p.outcome, p.units) for p in result.players] == [
+        ("Ngau Tonku", "win", 5), ("Single-Ox 9", "win", 1), ("No Ox", "push", 0)]
+
+
+@pytest.mark.parametrize("preset", ["gnau", "gnau-points"])
+def test_the_dealer_deducts_what_his_ox_is_worth(preset: str) -> None:
+    """'if your Ox cannot beat the dealer's Ox, the dealer will deduct the number of pts the dealer's Ox
+    worths from you': his Ngau Tonku takes 5 (both schedules give it 5) from a Single-Ox 1, a Single-Ox 9
+    and a No Ox alike."""
+    result = _round(preset, "10S 4H 6D AS JC", ("10H 9H AH 7D 4C", 1), ("7S AD 2D 3C 6S", 1), ("9S 9C 8H 5D 5H", 1))
+    assert result.banker_evaluation.label == "Ngau Tonku"
+    assert [(p.outcome, p.units) for p in result.players] == [("lose", -5)] * 3
+    assert result.banker_delta == 15
 
 
 TAU_NGAU_OXEN = [
@@ -220,6 +244,17 @@ def test_pagat_and_dominoes_settlement(preset: str, stuck_vs_stuck: str) -> None
     assert [p.units for p in result.players][:2] == [1, 1]
     equal = _round(preset, "3-1 1-1 6-4 5-5 6-4", (PLAYER_6, 2))  # both Bull 6
     assert equal.players[0].outcome == "push"
+
+
+@pytest.mark.parametrize("preset", ["tau-ngau-dominoes", "tau-ngau-pagat"])
+def test_a_lower_score_loses_the_stake_a_higher_one_is_paid_it(preset: str) -> None:
+    """tau-ngau-dominoes.txt: 'If a player's score is less than the banker's, he loses his stake to the banker;
+    if his score is more than the banker's, the banker pays him the equivalent of his stake': one stake either
+    way, however far apart the scores (Pagat: 'bets are not multiplied')."""
+    lower = _round(preset, "6-6 3-3 1-1 6-5 4-4", (PLAYER_6, 2))  # 6-5 + 4-4 = 19: the banker's 9 against 6
+    higher = _round(preset, "5-4 2-2 6-4 6-4 5-5", (PLAYER_6, 2))  # 5-4 + 2-2 = 13: the banker's 3 against 6
+    assert [r.banker_evaluation.label for r in (lower, higher)] == ["Bull 9", "Bull 3"]
+    assert [(r.players[0].outcome, r.players[0].delta) for r in (lower, higher)] == [("lose", -2), ("win", 2)]
 
 
 def test_pagat_zero_is_zero_but_beats_stuck() -> None:
