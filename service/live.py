@@ -43,7 +43,7 @@ class LiveTable:
 
     def restart(self) -> None:
         """Steady the frames to come afresh, as a camera's first: the table may have changed since the last."""
-        self.steadier = Steadier(self.steadier.settle_frames)
+        self.steadier.restart()
         self.read_at = None
 
     def frame(self, photo: Decoded) -> tuple[Steady, dict[str, Any]]:

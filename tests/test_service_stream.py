@@ -18,7 +18,9 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.service.live import LiveTable
 from oxeye.service.rules_files import load_rules
 from oxeye.service.stream import Photo, Stream, open_source
+from oxeye.vision.images import Decoded
 from oxeye.vision.reading import Reading
+from oxeye.vision.steady import Steady
 from readings import jpeg_header_saying, portrait_as_a_phone_stores_it, rows_reading
 from serving import free_port, refused, start_server, stop_server
 
@@ -287,16 +289,25 @@ def test_frames_are_read_only_while_someone_watches_and_afresh_after_a_rest() ->
                 shown, _ = await stream.jpegs.newer(shown)
         return first
 
+    streaks, frame = [], table.frame
+
+    def steadied(photo: Decoded) -> tuple[Steady, dict]:
+        steady, scored = frame(photo)
+        streaks.append(steady.streaks)
+        return steady, scored
+
+    table.frame = steadied  # type: ignore[method-assign]
+
     async def play() -> None:
         await stream.start()
         await asyncio.sleep(0.4)  # 10 frames of a photo played at 25 a second
         assert detector.reads == 0 and stream.jpegs.count == 0
-        assert await watch(3) == 0 and detector.reads >= 3
-        steadier, read, shown = table.steadier, detector.reads, stream.jpegs.count
+        assert await watch(3) == 0 and detector.reads >= 3 and streaks[:3] == [[1], [2], [3]]
+        read, shown = detector.reads, stream.jpegs.count
         await asyncio.sleep(0.4)
         assert detector.reads <= read + 1  # the frame in hand when the viewer left, at most
         assert await watch(1) == stream.jpegs.count - 1 >= shown  # shown no picture from before the rest
-        assert table.steadier is not steadier
+        assert streaks[-1] == [1]  # the hand read afresh, not settled from before the rest
         await stream.stop()
 
     asyncio.run(play())

@@ -59,10 +59,10 @@ class Steadier:
 
     def __init__(self, settle_frames: int = SETTLE_FRAMES, votes: int = VOTES) -> None:
         self.settle_frames, self.votes = settle_frames, votes
-        self._start((0, 0))
+        self.restart()
 
-    def _start(self, size: tuple[int, int]) -> None:
-        """Nothing seen yet, in frames of ``size`` (width, height)."""
+    def restart(self, size: tuple[int, int] = (0, 0)) -> None:
+        """Nothing seen yet, in frames of ``size`` (width, height): the frames to come steadied afresh."""
         with warnings.catch_warnings():
             # supervision 0.31 moves ByteTrack to the `trackers` package, whose wheel needs the GUI
             # build of OpenCV; pyproject.toml keeps supervision below 0.31 until that changes.
@@ -81,7 +81,7 @@ class Steadier:
         """This frame steadied by the ones before it; by none where they were of another size (a camera's
         resolution changed: their boxes, tracked and held, were in other pixels)."""
         if (reading.width, reading.height) != self._size:
-            self._start((reading.width, reading.height))
+            self.restart((reading.width, reading.height))
         self._frame += 1
         known = set(self._seen)
         tracks = self._track(reading.items)
