@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Literal
 
 from oxeye.engine.errors import EngineError, HandError, written
@@ -156,11 +156,17 @@ def _result(name: str, role: Literal["player", "onlooker"], backs: str | None, s
                         declare_worth_it, units_if_not_declared)
 
 
-def _commission(win: Decimal, rules: HouseRules) -> Decimal:
+def _commission(win: Decimal | int, rules: HouseRules) -> Decimal:
     """The house's share of a net win, in whole cents, rounded down (it takes no fraction of a cent): at 12.3% a
-    win had amounts of eleven decimals, which a reader's float, and the JSON written, rounded."""
-    share = win * rules.commission if win > 0 else Decimal(0)
-    return share.quantize(CENT, rounding=ROUND_DOWN) if share % CENT else share
+    win had amounts of eleven decimals, which a reader's float, and the JSON written, rounded. The share is
+    worked out exactly first: at Python's 28 digits, 7 at a commission of 30 digits read 0.1399...9 as 0.14."""
+    if win <= 0:
+        return Decimal(0)
+    with localcontext() as exact:
+        exact.prec = len(Decimal(win).as_tuple().digits) + len(rules.commission.as_tuple().digits)
+        share = win * rules.commission
+    # to the cent where written finer, exact or not: a commission of 0.05 and forty zeros kept as many in each amount
+    return share.quantize(CENT, rounding=ROUND_DOWN) if share.as_tuple().exponent < -2 else share
 
 
 def _check_names(names: list[str]) -> None:

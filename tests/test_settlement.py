@@ -112,6 +112,16 @@ def test_commission_is_taken_in_whole_cents_rounded_down() -> None:
     assert (small.players[0].commission, small.players[0].delta) == (0, Decimal("0.19"))  # 5% of 0.19 is 0.0095
 
 
+def test_commission_is_worked_out_exactly_before_it_is_rounded_down() -> None:
+    """A share of 30 digits, read digit for digit, was multiplied at Python's 28: 7 stakes of 1 at
+    1.99999...% (31 digits) came to 0.14 exactly, and the house took 0.14 where the rule, rounded down, gives 0.13."""
+    rules = _rules("gnau", commission="0.0199999999999999999999999999999")
+    ann = _play(rules, "10S 9H 8D 4C 4H", "KS QH JD KC QD", stake=1).players[0]  # Five Dukes, 7 stakes
+    assert (ann.commission, ann.delta) == (Decimal("0.13"), Decimal("6.87"))
+    zeros = _play(_rules("gnau", commission="0.05" + "0" * 40), "10S 9H 8D 4C 4H", "KS QH JD KC QD", stake=1).players[0]
+    assert (str(zeros.commission), str(zeros.delta)) == ("0.35", "6.65")  # kept to the cent, as a balance is stored
+
+
 def test_several_decks_allow_repeats(gnau) -> None:
     one_deck_round = ("KS QS JS 10S 9S", "KS 2H 3H 4H 5H")
     with pytest.raises(HandError, match="KS appears 2 times"):
