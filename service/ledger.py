@@ -10,7 +10,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from oxeye.engine import Participant, parse_hand, settle
+from oxeye.engine import HouseRules, Participant, RulesError, parse_hand, parse_item, settle
+from oxeye.engine.hands import kind_of
 from oxeye.engine.settlement import AMOUNT_LIMIT, Onlooker, amount_text
 from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRow, writing
 from oxeye.service.engine_json import settlement_json
@@ -128,7 +129,8 @@ def _stored_under(session: Session, table: TableRow, key: str, played: RoundIn) 
     stored = session.scalars(select(RoundKeyRow).where(RoundKeyRow.table_id == table.id, RoundKeyRow.key == key)).first()
     if stored is None:
         return None
-    items = rules_from_spec(table.rules).items
+    # the kind the stored round was played with, not read from the table's rules, which this version may refuse
+    items = kind_of(parse_item(stored.round.settlement["banker"]["cards"][0]))
     if _meaning(stored.round.played, items) != _meaning(played.model_dump(mode="json"), items):
         raise ServiceError(f"the Idempotency-Key {key!r} was sent with another round, stored as round "
                            f"{stored.round.number}: send a new key with each new round", 409)
@@ -177,12 +179,23 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
                for name in order if name in played.stakes]
     if not players:
         raise ServiceError("a round needs at least one player besides the banker")
-    result = settle(Participant(table.banker, played.hands[table.banker]), players, rules_from_spec(table.rules))
+    result = settle(Participant(table.banker, played.hands[table.banker]), players, _table_rules(table))
     deltas = {result.banker: result.banker_delta, **{r.name: r.delta for r in result.results}}
     _add_to_balances(table, deltas)
     table.banker = result.next_banker
     return RoundRow(table_id=table.id, banker=result.banker, settlement=settlement_json(result),
                     played={**played.model_dump(mode="json"), "deltas": {name: str(d) for name, d in deltas.items()}})
+
+
+def _table_rules(table: TableRow) -> HouseRules:
+    """The rules a table's rounds are settled under, refused in so many words where this version refuses the
+    rules the table was opened under (a check added since): it was told as of an option the request never sent."""
+    try:
+        return rules_from_spec(table.rules)
+    except RulesError as error:
+        refused = f"table {table.id} was opened under rules this version refuses ({error})"
+        raise ServiceError(f"{refused}: its rounds and balances are kept, but no round can be settled under them; "
+                           "open a new table to play on") from None
 
 
 def _add_to_balances(table: TableRow, deltas: dict[str, Decimal]) -> None:

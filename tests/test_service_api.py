@@ -459,6 +459,28 @@ def test_a_round_resent_written_otherwise_is_the_same_round_under_its_idempotenc
     assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 1
 
 
+def test_a_table_kept_under_rules_this_version_refuses_says_so_and_answers_a_resend(client: TestClient) -> None:
+    """A table opened before a check was added (ties = 'banker' under point difference, refused since) had every
+    round refused in the words of an option the request never sent, and a round stored before, resent under its
+    Idempotency-Key as its answer was lost, refused alike: the client was told it was not recorded."""
+    table_id = _table(client, rules={"base": "tau-ngau-macau"}).json()["id"]
+    headers = {**KEY, "Idempotency-Key": "r-1"}
+    first = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers=headers)
+    with client.app.state.sessions() as db:
+        db.get(TableRow, table_id).rules = {"base": "tau-ngau-macau", "ties": "banker"}
+        db.commit()
+    again = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers=headers)
+    assert (first.status_code, again.status_code, again.json()) == (201, 200, first.json())
+    table = client.get(f"/v1/tables/{table_id}").json()
+    at_bo = {**ROUND, "stakes": {"cy": 5, "ann": 1}}  # the bank passed to bo
+    refused = client.post(f"/v1/tables/{table_id}/rounds", json=at_bo, headers=KEY)
+    assert (refused.status_code, refused.json()) == (400, {"error": (
+        f"table {table_id} was opened under rules this version refuses (option 'ties' does nothing without a payment "
+        "other than 'point_difference' (which pushes equal points)): its rounds and balances are kept, but no round "
+        "can be settled under them; open a new table to play on")})
+    assert client.get(f"/v1/tables/{table_id}").json() == table
+
+
 def test_a_ledger_written_before_balances_were_kept_has_them_summed_once_at_start(tmp_path: Path) -> None:
     """Balances are kept per person now, no longer summed from the rounds at each read: a ledger from before
     (no balances table) has them summed from its rounds when it is opened, the seats' first, in order."""
