@@ -171,6 +171,9 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
     unmatched = sorted(set(played.stakes) ^ (set(played.hands) - {table.banker}))
     if unmatched:
         raise ServiceError(f"{', '.join(unmatched)}: a player needs both a hand and a stake (the banker stakes nothing)")
+    if table.banker in played.onlookers:
+        raise ServiceError(f"onlookers back {table.banker}, who banks: an onlooker backs a player, and wins or loses "
+                           "with that player's hand")
     unbacked = sorted(set(played.onlookers) - set(played.stakes))
     if unbacked:
         raise ServiceError(f"onlookers back {', '.join(unbacked)}, who does not play this round")

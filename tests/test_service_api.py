@@ -309,6 +309,9 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
         ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400, "the banker ann has no hand"),
         ({**ROUND, "stakes": {"bo": 1e308, "cy": 5}}, 400, "too large to settle to the cent"),  # once kept, as inf
         ({**ROUND, "onlooker": {"cy": [{"name": "dee", "stake": 1}]}}, 422, "onlooker: Extra inputs are not permitted"),
+        # it was 'onlookers back ann, who does not play this round', of the banker
+        ({**ROUND, "onlookers": {"ann": [{"name": "dee", "stake": 1}]}}, 400,
+         "onlookers back ann, who banks: an onlooker backs a player, and wins or loses with that player's hand"),
     ]
     for body, status, message in bad:
         response = client.post(f"/v1/tables/{table_id}/rounds", json=body, headers=KEY)
