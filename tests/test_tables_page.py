@@ -308,3 +308,23 @@ def test_tables_page_says_a_name_of_spaces_is_no_name(server, browser) -> None:
     browser.find_element(By.ID, "create").click()
     assert browser.execute_script("return arguments[0].validationMessage", box) == "a name needs more than spaces"
     assert httpx.get(f"{server[0]}/v1/tables").json() == []
+
+
+def test_tables_page_shows_the_banker_another_client_named_when_its_round_is_refused(server, browser) -> None:
+    """Another client (a second dealer's phone) named bob the banker meanwhile: the round typed for ann was refused
+    ('ann, bob: a player needs both a hand and a stake') while the page went on saying ann banks, and so did
+    every round sent again, until the page was reloaded. A refusal now shows the table as it is, hands kept."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = _opened(browser, url)
+    httpx.patch(f"{url}/v1/tables/{table}", json={"banker": "bob"}).raise_for_status()
+    _fill(browser, ROUND)
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser).endswith("(the banker stakes nothing). The table changed meanwhile: bob banks now")
+    assert browser.find_element(By.ID, "banks").text.startswith("bob banks now")
+    assert browser.find_element(By.CSS_SELECTOR, '#plays tr[data-name="ann"] .hand').get_attribute("value") == ROUND["ann"][0]
+    _fill(browser, {"ann": (None, "4")})
+    browser.find_element(By.ID, "record").click()
+    _recorded(browser, 1)
+    assert httpx.get(f"{url}/v1/tables/{table}/rounds").json()[0]["banker"] == "bob"

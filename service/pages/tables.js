@@ -263,7 +263,7 @@ async function record(event) {
     $("plays").querySelector(".hand").focus();  // the next round's hands are next (the rows were made anew)
   } catch (error) {
     if (error.status && error.status < 500) sessionStorage.removeItem(pending);  // answered: nothing stored under it
-    say(error.status === 409 ? await storedAfterAll() : error.message);
+    say(error.status === 409 ? await storedAfterAll() : error.status ? await refusedAsItIs(error.message) : error.message);
   } finally {
     $("record").disabled = false;
   }
@@ -279,6 +279,19 @@ async function storedAfterAll() {
   }
   return "The round sent before was recorded after all (its answer was lost): it is the latest below. " +
     "This one is not recorded yet: record it again";
+}
+
+// A refusal's words, the table shown anew as it is now: another client's round or change made meanwhile (a new
+// banker, other seats) had every round typed for the table on show refused, while the page went on showing it.
+async function refusedAsItIs(words) {
+  const banker = shown.banker, seats = shown.seats.join("\n");
+  try {
+    await openTable(shown.id);
+  } catch (error) {
+    return words;
+  }
+  const changed = shown.banker !== banker || shown.seats.join("\n") !== seats;
+  return changed ? `${words}. The table changed meanwhile: ${shown.banker} banks now` : words;
 }
 
 // Rounds as the API lists them (oldest first), shown newest first below those on show.
