@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import anyio
@@ -406,3 +407,13 @@ def test_a_drill_kept_under_rules_refused_since_leaves_the_rest_of_the_record_re
         assert len(record.json()["recent"]) == 1
         picture = client.get(f"/v1/trainer/drills/{drills[0]['id']}/image.jpg")
         assert picture.status_code == 400 and "has no value to show" in picture.json()["error"]
+
+
+def test_the_median_time_is_written_as_the_times_are() -> None:
+    """Of an even number of drills the median is the mean of the middle two, summed as floats: 0.64 s and 0.72 s
+    made 'median 0.6799999999999999 s' on the trainer page."""
+    dealt = datetime(2026, 1, 1, tzinfo=UTC)
+    drills = [DrillRow(dealt=dealt, answered=dealt + timedelta(seconds=taken), ox_correct=True, payout_correct=True)
+              for taken in (0.64, 0.72, 0.5, 1.0)]
+    assert trainer.summary(drills)["median_seconds"] == 0.68
+    assert trainer.summary(drills[:2] + [drills[0]])["median_seconds"] == 0.64
