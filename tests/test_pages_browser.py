@@ -620,6 +620,23 @@ def test_trainer_keeps_the_drill_under_way_through_a_reload(server, browser) -> 
     assert not browser.find_element(By.ID, "drill").is_displayed()
 
 
+def test_trainer_shows_a_button_it_will_not_take_as_such(server, browser) -> None:
+    """After the grade the Answer button, disabled, looked as it did when it took an answer (as Deal did while an
+    answer was out): pressed, it did nothing, and nothing said why."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "una")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    opacity = "return getComputedStyle(document.getElementById(arguments[0])).opacity"
+    assert browser.execute_script(opacity, "submit") == "1"
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert not browser.find_element(By.ID, "submit").is_enabled()
+    assert float(browser.execute_script(opacity, "submit")) <= 0.6 and browser.execute_script(opacity, "deal") == "1"
+
+
 def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -> None:
     """Without --source the link led to the stream's 404, its JSON shown raw: the page says how to start one."""
     from selenium.webdriver.common.by import By
