@@ -85,9 +85,12 @@ def browser(tmp_path: Path):
 
 
 def _wait(driver, condition, seconds: float = 20):
+    """``condition`` met within ``seconds``; an element the page replaced between being found and being read (a
+    trainee's record as the next one came in) is looked for again, where the wait failed, stale."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds).until(condition)
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def _open(driver, url: str) -> None:
