@@ -85,9 +85,12 @@ def browser(tmp_path: Path):
 
 
 def _wait(driver, condition, seconds: float = 20):
+    """``condition`` met within ``seconds``; an element the page replaced between being found and being read (a
+    trainee's record as the next one came in) is looked for again, where the wait failed, stale."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds).until(condition)
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def _open(driver, url: str) -> None:
@@ -589,6 +592,52 @@ def test_trainer_shows_the_grade_of_an_answer_whose_grade_was_lost(server, brows
     verdict = _wait(browser, lambda d: d.find_elements(By.CLASS_NAME, "verdict"))[0]
     assert verdict.text in ("Right", "Not quite")
     _wait(browser, lambda d: d.find_element(By.CLASS_NAME, "summary").text.startswith("gus: 1 drill, "))
+
+
+def test_trainer_keeps_the_drill_under_way_through_a_reload(server, browser) -> None:
+    """A reload (or a phone's browser reloading a tab it set aside) lost the drill under way, the name and the rules:
+    the trainee dealt again, and their record counted the lost drill as one they had left unanswered."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _open(browser, f"{url}/trainer")
+    browser.find_element(By.ID, "trainee").send_keys("ray")
+    Select(browser.find_element(By.ID, "rules")).select_by_value("tau-ngau-pagat")
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed())
+    question, choices = browser.execute_script("return [drill.question, drill.choices]")
+    browser.refresh()
+    _wait(browser, lambda d: d.find_element(By.ID, "picture").is_displayed())
+    assert browser.find_element(By.ID, "question").text == question
+    assert [o.text for o in Select(browser.find_element(By.ID, "label")).options] == ["choose one", *choices]
+    assert [browser.find_element(By.ID, name).get_attribute("value") for name in ("trainee", "rules")] == ["ray", "tau-ngau-pagat"]
+    label, payout = _right_answer(database, "ray")
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
+    browser.find_element(By.ID, "payout").send_keys(str(payout))
+    browser.find_element(By.ID, "submit").click()
+    summary = _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed() and d.find_element(By.CLASS_NAME, "summary"))
+    assert summary.text.startswith("ray: 1 drill, 100% right") and "unanswered" not in summary.text
+    browser.refresh()  # graded: the next reload shows no drill to answer again
+    _open(browser, f"{url}/trainer")
+    assert not browser.find_element(By.ID, "drill").is_displayed()
+
+
+def test_trainer_shows_a_button_it_will_not_take_as_such(server, browser) -> None:
+    """After the grade the Answer button, disabled, looked as it did when it took an answer (as Deal did while an
+    answer was out): pressed, it did nothing, and nothing said why."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _deal_to(browser, server[0], "una")
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.ID, "payout").send_keys("1")
+    opacity = "return getComputedStyle(document.getElementById(arguments[0])).opacity"
+    assert browser.execute_script(opacity, "submit") == "1"
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    assert not browser.find_element(By.ID, "submit").is_enabled()
+    assert float(browser.execute_script(opacity, "submit")) <= 0.6 and browser.execute_script(opacity, "deal") == "1"
 
 
 def test_index_links_the_camera_stream_only_when_there_is_one(server, browser) -> None:
