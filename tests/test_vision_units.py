@@ -140,6 +140,16 @@ def test_two_rows_far_apart_are_two_hands() -> None:
     assert hands[1].box == (10, 300, 10 + 4 * 45 + 40, 360)
 
 
+def test_a_hand_laid_top_to_bottom_lists_its_codes_top_to_bottom() -> None:
+    """A column's codes were listed left to right, in the order of their centres' sub-pixel offsets: a rendered
+    hand of 6S to 10S laid downwards, its cards 0.05 px apart across, read 6S 7S 9S 8S 10S."""
+    offsets = [0.0, 5.9, 7.85, 7.8, 21.7]  # as the rendered hand's centres lay across
+    items = [Item(code, "card", (600 + dx, 300 + 36 * n, 660 + dx, 390 + 36 * n), 0.9)
+             for n, (code, dx) in enumerate(zip(["6S", "7S", "8S", "9S", "10S"], offsets))]
+    assert [hand.codes for hand in group_hands(items)] == [["6S", "7S", "8S", "9S", "10S"]]
+    assert [hand.codes for hand in group_hands(items[::-1])] == [["6S", "7S", "8S", "9S", "10S"]]
+
+
 def test_touching_fans_split_into_hands_of_five_and_a_short_hand_is_kept() -> None:
     left = _row(0, 0, CARD_CLASSES[:5], step=12)
     right = _row(left[-1].box[2] + 3, 10, CARD_CLASSES[13:18], step=12)
