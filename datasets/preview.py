@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from oxeye.vision.images import make_folder, picture_problem
+from oxeye.vision.images import picture_problem, write_picture
 
 HAND_COLOURS = ((0, 255, 0), (0, 200, 255), (255, 120, 0), (255, 0, 255), (0, 255, 255), (80, 80, 255),
                 (255, 255, 0), (160, 255, 160))
@@ -70,7 +70,5 @@ def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, t
         cells.append(canvas)
     cells += [np.full((tile, tile, 3), 32, np.uint8)] * (-len(cells) % columns)
     sheet = np.vstack([np.hstack(cells[i:i + columns]) for i in range(0, len(cells), columns)])
-    make_folder(out.parent)
-    if not cv2.imwrite(str(out), sheet):
-        raise OSError(f"cannot write {out}")
+    write_picture(out, sheet)
     return len(metas)

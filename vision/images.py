@@ -217,6 +217,24 @@ def picture_problem(path: str | Path) -> str | None:
     return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
 
 
+def write_picture(out: Path, picture: np.ndarray) -> None:
+    """Write ``picture`` (BGR) to ``out``, encoded as its suffix says, whole or not at all (written aside, then moved
+    into place): a full disk or a quota once left half a picture there, an earlier one lost; OSError saying why."""
+    if problem := picture_problem(out):
+        raise OSError(problem)
+    make_folder(out.parent)
+    with opencv_quiet():  # OpenCV logs a line of its own where it cannot encode
+        encoded, data = cv2.imencode(out.suffix, picture)
+    if not encoded:
+        raise OSError(f"cannot write {out}: OpenCV cannot encode a {picture.shape[1]} x {picture.shape[0]} colour "
+                      f"picture as {out.suffix} (a JPEG holds 65,500 pixels a side, a WebP 16,383): name a .png")
+    try:
+        with written_aside(out) as partial:
+            partial.write_bytes(data.tobytes())
+    except OSError as error:
+        raise OSError(f"cannot write {out}: {error.strerror}") from None
+
+
 def file_in_the_way(folder: Path) -> Path | None:
     """The file that lies where ``folder``, or a folder above it, would have to be made; None if none does."""
     return next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
