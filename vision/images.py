@@ -212,9 +212,12 @@ def opencv_quiet() -> Iterator[None]:
 
 
 def picture_problem(path: str | Path) -> str | None:
-    """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
-    for an unknown extension, where OpenCV 4 returned False)."""
-    return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
+    """Why OpenCV cannot write a colour picture to ``path``, or None when it can (OpenCV 5 raises its own error
+    for an unknown extension, where OpenCV 4 returned False; a .pgm or .pbm holds greys alone, and was refused
+    only once the photo had been read, as though the drawing were too large for it)."""
+    with opencv_quiet():
+        colour = cv2.haveImageWriter(str(path)) and cv2.imencode(Path(path).suffix, np.zeros((1, 1, 3), np.uint8))[0]
+    return None if colour else f"{path} does not name a picture to write: end it in .jpg or .png"
 
 
 def write_picture(out: Path, picture: np.ndarray) -> None:
