@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from oxeye.vision.images import make_folder, picture_problem
+from oxeye.vision.images import picture_problem, write_picture
 
 HAND_COLOURS = ((0, 255, 0), (0, 200, 255), (255, 120, 0), (255, 0, 255), (0, 255, 255), (80, 80, 255),
                 (255, 255, 0), (160, 255, 160))
@@ -44,10 +44,19 @@ def _annotated(dataset: Path, path: Path) -> np.ndarray:
         raise ValueError(f"{path} is not a record written by 'oxeye dataset build' ({error!r})") from None
 
 
+def _refuse_sheet_among_images(dataset: Path, out: Path) -> None:
+    """ValueError where ``out`` lies in the build's ``images/``: the sheet replaced a labelled image there (its
+    labels then described the sheet), or joined them as one more photo that training reads as bare table."""
+    images = (dataset / "images").resolve()
+    if out.resolve().is_relative_to(images):
+        raise ValueError(f"--out {out} is among the build's images in {images}: write the sheet elsewhere")
+
+
 def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, tile: int = 400) -> int:
     """Write a grid of the first ``count`` annotated images of ``dataset`` to ``out``; returns how many it drew."""
     if problem := picture_problem(out):  # before any image is read and drawn
         raise OSError(problem)
+    _refuse_sheet_among_images(dataset, out)
     metas = sorted((dataset / "meta").glob("*.json"))[:count]
     if not metas:
         raise ValueError(f"{dataset} has no meta/*.json: build a dataset there first")
@@ -61,7 +70,5 @@ def contact_sheet(dataset: Path, out: Path, count: int = 16, columns: int = 4, t
         cells.append(canvas)
     cells += [np.full((tile, tile, 3), 32, np.uint8)] * (-len(cells) % columns)
     sheet = np.vstack([np.hstack(cells[i:i + columns]) for i in range(0, len(cells), columns)])
-    make_folder(out.parent)
-    if not cv2.imwrite(str(out), sheet):
-        raise OSError(f"cannot write {out}")
+    write_picture(out, sheet)
     return len(metas)

@@ -255,6 +255,20 @@ def test_preview_to_a_name_no_picture_can_have_is_refused_before_any_drawing(bui
     assert not (tmp_path / "sheet.xyz").exists()
 
 
+@pytest.mark.parametrize("name", ["000000.jpg", "sheet.png"])
+def test_preview_among_the_builds_images_is_refused(built: Path, tmp_path: Path, name: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """--out DS/images/000000.jpg wrote the sheet over a labelled image (its labels then described the sheet);
+    a new name there added an unlabelled photo that training reads as bare table."""
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    before = sorted((p.name, p.read_bytes()) for p in (copy / "images").iterdir())
+    assert main(["dataset", "preview", str(copy), "--out", str(copy / "images" / name)]) == 2
+    assert capsys.readouterr().err == (f"oxeye dataset: error: --out {copy / 'images' / name} is among the build's "
+                                       f"images in {copy / 'images'}: write the sheet elsewhere\n")
+    assert sorted((p.name, p.read_bytes()) for p in (copy / "images").iterdir()) == before
+
+
 def test_render_hands_draws_exactly_the_given_hands() -> None:
     """The trainer's and read-back pictures: every given item fully visible, in its row."""
     import numpy as np

@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import os
 import re
+import resource
+import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -15,6 +18,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
 from oxeye.vision.detector import Detector
 from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
@@ -135,6 +139,30 @@ def test_oxeye_detect_does_not_draw_over_the_photo_it_reads(tmp_path: Path, caps
         err = capsys.readouterr().err
         assert err == f"oxeye detect: error: --annotate {out} is the photo being read: name another picture to draw on\n"
     assert photo.read_bytes() == before
+
+
+def _files_of_at_most(size: int) -> Callable[[], None]:
+    """A ``preexec_fn`` for a process that may write files of at most ``size`` bytes (a quota, a nearly full disk):
+    a write past it fails (EFBIG) rather than ending the process."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return limit
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model shipped yet in models/")
+def test_a_drawing_that_cannot_be_written_whole_leaves_the_one_before(tmp_path: Path) -> None:
+    """--annotate wrote straight to OUT: where the disk (here a file size limit) stopped it partway, OUT was left
+    half a picture, the earlier drawing there lost."""
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(cv2.imencode(".jpg", np.random.default_rng(3).integers(0, 256, (480, 640, 3), np.uint8))[1])
+    out = tmp_path / "drawn.jpg"
+    out.write_bytes(before := cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes())
+    done = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "detect", str(photo), "--annotate", str(out)],
+                          capture_output=True, text=True, timeout=120, preexec_fn=_files_of_at_most(50_000),
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert (done.returncode, done.stderr) == (2, f"oxeye detect: error: cannot write {out}: File too large\n")
+    assert out.read_bytes() == before and sorted(tmp_path.iterdir()) == [out, photo]
 
 
 @pytest.mark.parametrize("below", ["out", "out/deeper"])

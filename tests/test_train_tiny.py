@@ -253,8 +253,9 @@ def test_annotate_writes_a_picture(tiny: Path, tmp_path: Path) -> None:
 
 def test_annotate_to_a_name_no_picture_can_have_is_one_clear_line_before_any_reading(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """OpenCV 5 raises on an unknown extension (a traceback, once): the path is checked as it is parsed."""
-    for name in ("seen.xyz", "folder/"):
+    """OpenCV 5 raises on an unknown extension (a traceback, once): the path is checked as it is parsed. A .pgm
+    or .pbm, which holds greys alone, was refused once the photo was read, as a drawing too large for it."""
+    for name in ("seen.xyz", "folder/", "seen.pgm", "seen.pbm"):
         with pytest.raises(SystemExit) as stop:
             main(["detect", str(tmp_path / "no-such-photo.jpg"), "--annotate", str(tmp_path / name)])
         assert stop.value.code == 2

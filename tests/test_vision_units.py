@@ -140,6 +140,16 @@ def test_two_rows_far_apart_are_two_hands() -> None:
     assert hands[1].box == (10, 300, 10 + 4 * 45 + 40, 360)
 
 
+def test_a_hand_laid_top_to_bottom_lists_its_codes_top_to_bottom() -> None:
+    """A column's codes were listed left to right, in the order of their centres' sub-pixel offsets: a rendered
+    hand of 6S to 10S laid downwards, its cards 0.05 px apart across, read 6S 7S 9S 8S 10S."""
+    offsets = [0.0, 5.9, 7.85, 7.8, 21.7]  # as the rendered hand's centres lay across
+    items = [Item(code, "card", (600 + dx, 300 + 36 * n, 660 + dx, 390 + 36 * n), 0.9)
+             for n, (code, dx) in enumerate(zip(["6S", "7S", "8S", "9S", "10S"], offsets))]
+    assert [hand.codes for hand in group_hands(items)] == [["6S", "7S", "8S", "9S", "10S"]]
+    assert [hand.codes for hand in group_hands(items[::-1])] == [["6S", "7S", "8S", "9S", "10S"]]
+
+
 def test_touching_fans_split_into_hands_of_five_and_a_short_hand_is_kept() -> None:
     left = _row(0, 0, CARD_CLASSES[:5], step=12)
     right = _row(left[-1].box[2] + 3, 10, CARD_CLASSES[13:18], step=12)
@@ -310,17 +320,18 @@ def test_an_item_held_in_view_is_drawn_at_its_corners_only_without_a_confidence(
 
 def test_annotating_to_a_name_no_picture_can_have_says_so(tmp_path: Path) -> None:
     reading = Reading(30, 20)
-    with pytest.raises(OSError, match="end it in .jpg or .png"):
-        annotate(np.zeros((20, 30, 3), np.uint8), reading, tmp_path / "seen.xyz")
+    for name in ("seen.xyz", "grey.pgm"):  # a .pgm holds greys alone, not a colour drawing
+        with pytest.raises(OSError, match="end it in .jpg or .png"):
+            annotate(np.zeros((20, 30, 3), np.uint8), reading, tmp_path / name)
     annotate(np.zeros((20, 30, 3), np.uint8), reading, tmp_path / "deeper" / "seen.png")
     assert (tmp_path / "deeper" / "seen.png").stat().st_size > 0
 
 
-@pytest.mark.parametrize(("name", "side"), [("wide.jpg", 65_600), ("wide.webp", 16_400), ("grey.pgm", 40)])
+@pytest.mark.parametrize(("name", "side"), [("wide.jpg", 65_600), ("wide.webp", 16_400)])
 def test_a_picture_its_format_cannot_hold_is_refused_in_one_line_saying_so(
         tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, side: int) -> None:
-    """A panorama over JPEG's 65,500 pixels a side (WebP's 16,383), or colour as a grey .pgm, was 'cannot
-    write (an unwritable folder?)', after OpenCV's own line for a WebP; a .png of it is written."""
+    """A panorama over JPEG's 65,500 pixels a side (WebP's 16,383) was 'cannot write (an unwritable folder?)',
+    after OpenCV's own line for a WebP; a .png of it is written."""
     panorama = np.zeros((4, side, 3), np.uint8)
     with pytest.raises(OSError) as raised:
         annotate(panorama, Reading(side, 4), tmp_path / name)

@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 import supervision as sv
 
-from oxeye.vision.images import make_folder, opencv_quiet, picture_problem
+from oxeye.vision.images import write_picture
 from oxeye.vision.reading import Reading
 
 HAND_COLOURS = ("#00c2ff", "#48f90a", "#ffb21d", "#c86bff", "#00d4bb", "#ff9df0", "#cfd231", "#6f8bff",
@@ -24,19 +23,8 @@ PALETTE = sv.ColorPalette.from_hex([*HAND_COLOURS, "#ff0000"])
 
 
 def annotate(image: np.ndarray, reading: Reading, out: Path) -> None:
-    """Write ``image`` with the reading drawn on it (see ``draw``)."""
-    if problem := picture_problem(out):
-        raise OSError(problem)
-    make_folder(out.parent)
-    with opencv_quiet():  # OpenCV logs a line of its own where it cannot encode
-        encoded, picture = cv2.imencode(out.suffix, draw(image, reading))
-    if not encoded:
-        raise OSError(f"cannot write {out}: OpenCV cannot encode a {image.shape[1]} x {image.shape[0]} colour "
-                      f"picture as {out.suffix} (a JPEG holds 65,500 pixels a side, a WebP 16,383): name a .png")
-    try:
-        out.write_bytes(picture.tobytes())
-    except OSError as error:
-        raise OSError(f"cannot write {out}: {error.strerror}") from None
+    """Write ``image`` with the reading drawn on it (see ``draw``), whole or not at all."""
+    write_picture(out, draw(image, reading))
 
 
 def draw(image: np.ndarray, reading: Reading, notes: Mapping[int, str] | None = None,

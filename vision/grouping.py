@@ -198,8 +198,9 @@ def group_hands(items: list[Item]) -> list[Hand]:
 
 def numbered(items: list[Item], groups: list[list[int]]) -> list[Hand]:
     """``groups`` of ``items`` (by index) as hands in reading order, top to bottom by rows an item long,
-    then left to right, each hand's items left to right; sets every grouped ``item.hand``. Apart from
-    ``group_hands`` for a live frame's hands made up again (``vision.steady``: one held in view)."""
+    then left to right, each hand's items in the order they lie along it (``along``); sets every grouped
+    ``item.hand``. Apart from ``group_hands`` for a live frame's hands made up again (``vision.steady``: one
+    held in view)."""
     if not groups:
         return []
     boxes = np.array([item.box for item in items], dtype=np.float64)
@@ -208,9 +209,18 @@ def numbered(items: list[Item], groups: list[list[int]]) -> list[Hand]:
     groups = sorted(groups, key=lambda g: (round(float(centres[g, 1].mean()) / length), float(centres[g, 0].mean())))
     hands = []
     for index, group in enumerate(groups):
-        group = sorted(group, key=lambda i: (centres[i, 0], centres[i, 1]))
+        group = along(group, centres)
         for i in group:
             items[i].hand = index
         box = (*boxes[group, :2].min(0), *boxes[group, 2:].max(0))
         hands.append(Hand(index, group, [items[i].code for i in group], tuple(float(v) for v in box)))
     return hands
+
+
+def along(group: list[int], centres: np.ndarray) -> list[int]:
+    """The items of ``group`` (by index into ``centres``) in the order they lie along their hand: left to right, or
+    top to bottom where the hand lies more upright than across (a column's items, read left to right, came in
+    the order of their centres' sub-pixel offsets: 6S 7S 9S 8S 10S)."""
+    spans = np.ptp(centres[group], axis=0)
+    first, then = (1, 0) if spans[1] > spans[0] else (0, 1)
+    return sorted(group, key=lambda i: (centres[i, first], centres[i, then]))

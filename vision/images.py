@@ -212,9 +212,30 @@ def opencv_quiet() -> Iterator[None]:
 
 
 def picture_problem(path: str | Path) -> str | None:
-    """Why OpenCV cannot write a picture to ``path``, or None when it can (OpenCV 5 raises its own error
-    for an unknown extension, where OpenCV 4 returned False)."""
-    return None if cv2.haveImageWriter(str(path)) else f"{path} does not name a picture to write: end it in .jpg or .png"
+    """Why OpenCV cannot write a colour picture to ``path``, or None when it can (OpenCV 5 raises its own error
+    for an unknown extension, where OpenCV 4 returned False; a .pgm or .pbm holds greys alone, and was refused
+    only once the photo had been read, as though the drawing were too large for it)."""
+    with opencv_quiet():
+        colour = cv2.haveImageWriter(str(path)) and cv2.imencode(Path(path).suffix, np.zeros((1, 1, 3), np.uint8))[0]
+    return None if colour else f"{path} does not name a picture to write: end it in .jpg or .png"
+
+
+def write_picture(out: Path, picture: np.ndarray) -> None:
+    """Write ``picture`` (BGR) to ``out``, encoded as its suffix says, whole or not at all (written aside, then moved
+    into place): a full disk or a quota once left half a picture there, an earlier one lost; OSError saying why."""
+    if problem := picture_problem(out):
+        raise OSError(problem)
+    make_folder(out.parent)
+    with opencv_quiet():  # OpenCV logs a line of its own where it cannot encode
+        encoded, data = cv2.imencode(out.suffix, picture)
+    if not encoded:
+        raise OSError(f"cannot write {out}: OpenCV cannot encode a {picture.shape[1]} x {picture.shape[0]} colour "
+                      f"picture as {out.suffix} (a JPEG holds 65,500 pixels a side, a WebP 16,383): name a .png")
+    try:
+        with written_aside(out) as partial:
+            partial.write_bytes(data.tobytes())
+    except OSError as error:
+        raise OSError(f"cannot write {out}: {error.strerror}") from None
 
 
 def file_in_the_way(folder: Path) -> Path | None:
