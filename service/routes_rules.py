@@ -41,7 +41,6 @@ def preset(name: str) -> PlainTextResponse:
     return PlainTextResponse(preset_text(name))
 
 
-@router.post("/hand", response_model=HandReading)
 def hand(body: HandRequest) -> JSONResponse:
     """A hand's best ox under some rules, with every alternative, strongest first: the very object
     ``oxeye hand --json`` prints, its keys in its order (the model, built on ``Reading``, put cards last)."""
@@ -55,5 +54,6 @@ def settle_round(body: SettleRequest) -> dict:
     return settlement_json(settle(Participant(body.banker.name, body.banker.hand), players, rules_from_spec(body.rules)))
 
 
+router.add_api_route("/hand", hand, methods=["POST"], response_model=HandReading, route_class_override=ExactNumbersRoute)
 router.add_api_route("/settle", settle_round, methods=["POST"], response_model=Settlement,
                      response_model_exclude_unset=True, route_class_override=ExactNumbersRoute)

@@ -131,6 +131,8 @@ def test_rules_listing_and_printing() -> None:
     (["stats", "--rules", "gnau-but-not"], "", "unknown rules preset"),
     (["rules", "nope"], "", "unknown rules preset 'nope'"),
     (["settle", "--json"], "{not json", "not valid JSON"),
+    (["settle", "--json"], '{"rules": "gnau", "rules": "niuniu"}',  # was settled as niuniu, the last one
+     "the round is not valid JSON: the key 'rules' is given twice in one object"),
     (["settle", "--json"], "[]", "must be a JSON object"),
     (["settle", "--json"], json.dumps({"rules": "gnau", "banker": ROUND["banker"]}), "lacks players"),
     (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": "two"})), "option 'decks'"),

@@ -55,6 +55,16 @@ def test_rules_written_anywhere_are_read_digit_for_digit(tmp_path) -> None:
     assert rules_from_text('{"base": "gnau", "commission": 0.0099999999999999999}').commission == exact
 
 
+def test_rules_naming_an_option_twice_are_refused(tmp_path) -> None:
+    """JSON rules naming one option twice were read as the last (TOML refuses it itself): a file's commission of
+    0.05 then 0.5 took half of every win."""
+    (tmp_path / "house.json").write_text('{"base": "gnau", "commission": 0.05, "commission": 0.5}')
+    with pytest.raises(RulesError, match="house.json: not valid JSON \\(the key 'commission' is given twice"):
+        load_rules(str(tmp_path / "house.json"))
+    with pytest.raises(RulesError, match="inline rules are not valid JSON: the key 'base' is given twice"):
+        rules_from_text('{"base": "gnau", "base": "niuniu"}')
+
+
 @pytest.mark.parametrize(("options", "name"), [
     ({"commission": 0.05}, "gnau with commission"),
     ({"ten_is_duke": True, "multipliers": {"five_dukes": 9}}, "gnau with ten_is_duke, multipliers"),

@@ -197,6 +197,21 @@ def test_a_body_that_is_no_json_object_is_told_so(client: TestClient, body: str,
     assert response.status_code == 422 and response.json()["error"].startswith(message), response.json()
 
 
+@pytest.mark.parametrize(("path", "body", "key"), [
+    ("/v1/hand", '{"rules": "gnau", "hand": "AS 2S 3S 4S 5S", "rules": "niuniu"}', "rules"),
+    ("/v1/settle", '{"rules": "gnau", "banker": {"name": "a", "hand": "10S 9H 8D 4C 4H"}, "players": [{"name": "b", '
+                   '"hand": "KS QH JD KC QD", "stake": 1, "stake": 100}]}', "stake"),
+    ("/v1/tables", '{"name": "t", "seats": ["a", "b"], "banker": "a", "rules": "gnau", "rules": "niuniu"}', "rules"),
+    ("/v1/trainer/drills", '{"trainee": "mei", "trainee": "kai"}', "trainee"),
+])
+def test_a_key_given_twice_is_refused_not_read_as_the_last(client: TestClient, path: str, body: str, key: str) -> None:
+    """Each took the last of the two: a table opened under niuniu where gnau was sent first, a stake of 100 settled."""
+    response = client.post(path, headers={**KEY, **JSON}, content=body)
+    assert response.status_code == 422
+    assert response.json() == {"error": f"the body is not valid JSON: the key {key!r} is given twice in one object"}
+    assert client.get("/v1/tables").json() == [] and client.get("/v1/trainer/trainees/kai").json()["drills"] == 0
+
+
 @pytest.mark.parametrize("path", ["/v1/hand", "/v1/settle", "/v1/tables", "/v1/trainer/drills"])
 def test_rules_holding_no_unicode_text_are_refused_not_a_500(client: TestClient, path: str) -> None:
     """A lone surrogate, which JSON may escape (\\ud800), in a rule's name or label could not be written out as
