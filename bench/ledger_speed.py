@@ -8,7 +8,6 @@ table's over the small one's. Run: python -m bench.ledger_speed [--small 10] [--
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from bench.timing import alternated_medians
+from bench.timing import alternated_medians, small_and_large
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
 
@@ -41,11 +40,7 @@ def requests_at(client: TestClient, path: str) -> dict[str, Callable[[], object]
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--small", type=int, default=10, help="rounds at the small table (10)")
-    parser.add_argument("--large", type=int, default=2000, help="rounds at the large table (2000)")
-    parser.add_argument("--repeats", type=int, default=30)
-    args = parser.parse_args(argv)
+    args = small_and_large(__doc__.splitlines()[0], "rounds", 2000, 30, argv)
     with tempfile.TemporaryDirectory() as data, TestClient(create_app(Settings(data_dir=Path(data)))) as client:
         ids = {"small": table_with_rounds(client, "small", args.small), "large": table_with_rounds(client, "large", args.large)}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from collections.abc import Callable, Mapping
@@ -23,3 +24,12 @@ def alternated_medians(runs: Mapping[str, Callable[[], object]], repeats: int) -
             if round_:
                 times[name].append(time.perf_counter() - start)
     return {name: statistics.median(spent) for name, spent in times.items()}
+
+
+def small_and_large(description: str, what: str, large: int, repeats: int, argv: list[str] | None) -> argparse.Namespace:
+    """The options of a benchmark timing a store of few ``what`` against one of many: --small, --large, --repeats."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--small", type=int, default=10, help=f"{what} in the small one (10)")
+    parser.add_argument("--large", type=int, default=large, help=f"{what} in the large one ({large})")
+    parser.add_argument("--repeats", type=int, default=repeats)
+    return parser.parse_args(argv)

@@ -8,7 +8,6 @@ Run: python -m bench.trainer_speed [--small 10] [--large 20000] [--repeats 20]
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 from datetime import UTC, datetime, timedelta
@@ -17,7 +16,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
-from bench.timing import alternated_medians
+from bench.timing import alternated_medians, small_and_large
 from oxeye.service.app import create_app
 from oxeye.service.db import DrillRow
 from oxeye.service.settings import Settings
@@ -33,11 +32,7 @@ def answered_drills(trainee: str, count: int) -> list[dict[str, object]]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--small", type=int, default=10, help="answered drills of the small record (10)")
-    parser.add_argument("--large", type=int, default=20000, help="answered drills of the large record (20000)")
-    parser.add_argument("--repeats", type=int, default=20)
-    args = parser.parse_args(argv)
+    args = small_and_large(__doc__.splitlines()[0], "answered drills", 20000, 20, argv)
     with tempfile.TemporaryDirectory() as data, TestClient(create_app(Settings(data_dir=Path(data)))) as client:
         with client.app.state.sessions() as session:
             session.execute(insert(DrillRow), answered_drills("small", args.small) + answered_drills("large", args.large))
