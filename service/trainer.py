@@ -99,7 +99,7 @@ def _drawn(seed: int, kind: str, banker: str, player: str) -> bytes:
 
 
 def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
-    """Deal and store a drill; the clock starts now, once its picture is drawn (with the faces it needs, loaded
+    """Deal and store a drill; the clock starts as it is stored, once its picture is drawn (with the faces it needs, loaded
     on the first) and the rules' choices worked out (the first picture waited seconds for the faces, each picture
     was drawn when asked for, and the first deal under some rules took up to a second for its choices, each
     counted as the trainee's time)."""
@@ -110,9 +110,9 @@ def new_drill(session: Session, trainee: str, rules_spec: object) -> DrillRow:
     drill = DrillRow(trainee=trainee, rules=rules_spec, seed=seed, banker=" ".join(banker), player=" ".join(player),
                      stake=stake)
     _drawn(seed, rules.items, drill.banker, drill.player)
-    drill.dealt = datetime.now(UTC)
-    session.add(drill)
-    with writing(session):
+    with writing(session):  # stamped in its turn to write: 20 trainees dealt at once waited up to 0.7 s on the clock
+        drill.dealt = datetime.now(UTC)
+        session.add(drill)
         session.commit()
     return drill
 
