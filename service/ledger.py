@@ -139,11 +139,12 @@ def _stored_under(session: Session, table: TableRow, key: str, played: RoundIn) 
 
 def _meaning(played: Mapping[str, Any], items: str) -> dict[str, Any]:
     """A round's body as what it plays, to tell a resend from another round: a stake of 3 is one of 3.0,
-    and a hand the same cards however written (a list or one string, "ks" or "KS"); its bytes differed."""
+    and a hand the same cards however written (a list or one string, "ks" or "KS"), a player's onlookers in any
+    order; its bytes differed."""
     return {
         "hands": {name: sorted(item.code for item in parse_hand(hand, items)) for name, hand in played["hands"].items()},
         "stakes": {name: Decimal(stake) for name, stake in played["stakes"].items()},
-        "onlookers": {name: [(o["name"], Decimal(o["stake"])) for o in backers]
+        "onlookers": {name: sorted((o["name"], Decimal(o["stake"])) for o in backers)  # settled alike in any order
                       for name, backers in played["onlookers"].items() if backers},
     }
 

@@ -477,6 +477,20 @@ def test_a_round_resent_written_otherwise_is_the_same_round_under_its_idempotenc
     assert client.get(f"/v1/tables/{table_id}").json()["rounds"] == 1
 
 
+def test_a_round_resent_with_its_onlookers_listed_otherwise_is_the_same_round(client: TestClient) -> None:
+    """Onlookers backing one player, listed in another order (as a client's set or dict may give them), settle
+    alike; under the round's Idempotency-Key they were refused, 409, as another round."""
+    table_id = _table(client).json()["id"]
+    headers = {**KEY, "Idempotency-Key": "r-2"}
+    backers = [{"name": "dee", "stake": 1}, {"name": "eve", "stake": 2}]
+    first = client.post(f"/v1/tables/{table_id}/rounds", json={**ROUND, "onlookers": {"bo": backers}}, headers=headers)
+    again = client.post(f"/v1/tables/{table_id}/rounds", json={**ROUND, "onlookers": {"bo": backers[::-1]}}, headers=headers)
+    assert (first.status_code, again.status_code, again.json()) == (201, 200, first.json())
+    other = client.post(f"/v1/tables/{table_id}/rounds", headers=headers,
+                        json={**ROUND, "onlookers": {"bo": [backers[0], {"name": "eve", "stake": 3}]}})
+    assert other.status_code == 409 and client.get(f"/v1/tables/{table_id}").json()["rounds"] == 1
+
+
 def test_a_table_kept_under_rules_this_version_refuses_says_so_and_answers_a_resend(client: TestClient) -> None:
     """A table opened before a check was added (ties = 'banker' under point difference, refused since) had every
     round refused in the words of an option the request never sent, and a round stored before, resent under its
