@@ -46,6 +46,18 @@ class OneLineParser(argparse.ArgumentParser):
         """Exit 2 with the one line, without argparse's usage block before it."""
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        """Parse, refusing what this (sub)command does not know in its own name, and keep the name of the
+        innermost command as ``prog``: a subcommand's unknown option was refused as ``oxeye: error``, and an
+        error of ``oxeye dataset build`` said ``oxeye dataset``."""
+        parsed, unknown = super().parse_known_args(args, namespace)
+        if unknown:
+            self.error(f"unrecognized arguments: {' '.join(unknown)}")
+        if not hasattr(parsed, "prog"):  # the innermost command's parse ends first
+            parsed.prog = self.prog
+        return parsed, unknown
+
 
 def missing_extra(args: argparse.Namespace, module: str | None) -> str:
     """The extra that installs ``module`` for this command: its own, or train's for the training libraries
@@ -73,15 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:  # Ctrl-C: the command has cleaned up what it had half made; no traceback
-        print(f"oxeye {args.command}: interrupted", file=sys.stderr)
+        print(f"{args.prog}: interrupted", file=sys.stderr)
         return 130
     except ModuleNotFoundError as error:
         extra = missing_extra(args, error.name)
-        print(f"oxeye {args.command}: error: {error.name!r} is not installed; this needs oxeye's {extra} extra: "
+        print(f"{args.prog}: error: {error.name!r} is not installed; this needs oxeye's {extra} extra: "
               f"pip install 'oxeye[{extra}]'", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:  # bad input of every kind, engine errors included
-        print(f"oxeye {args.command}: error: {error}", file=sys.stderr)
+        print(f"{args.prog}: error: {error}", file=sys.stderr)
         return 2
 
 

@@ -165,6 +165,12 @@ def test_rules_listing_and_printing() -> None:
     (["settle"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 5e12}])),
      "too large to settle to the cent"),  # printed as +3.5E+13 where --json refused it
     (["frobnicate"], "", "invalid choice"),
+    # refused by the top command, in its name: 'oxeye: error: unrecognized arguments: --bogus'
+    (["hand", "--rules", "gnau", "--bogus", "AS", "2S", "3S", "4S", "5S"], "",
+     "oxeye hand: error: unrecognized arguments: --bogus"),
+    (["dataset", "preview", "nowhere", "--out", "x.png", "--bogus"], "",
+     "oxeye dataset preview: error: unrecognized arguments: --bogus"),
+    (["dataset", "preview", "nowhere", "--out", "x.png"], "", "oxeye dataset preview: error: nowhere has no meta"),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) -> None:
     done = run(*args, stdin=stdin)

@@ -171,7 +171,7 @@ def test_unwritable_or_file_out_is_refused(tmp_path: Path, capsys: pytest.Captur
     assert main(["dataset", "build", "--out", str(target), "--images", "1", "--seed", "1"]) == 2
     assert "not a directory" in capsys.readouterr().err
     assert main(["dataset", "build", "--out", str(target / "build"), "--images", "1", "--seed", "1"]) == 2
-    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {target}: {target} is a file\n"
+    assert capsys.readouterr().err == f"oxeye dataset build: error: cannot make the folder {target}: {target} is a file\n"
 
 
 def test_a_folder_where_nothing_can_be_made_is_named_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -181,7 +181,7 @@ def test_a_folder_where_nothing_can_be_made_is_named_as_typed(tmp_path: Path, ca
         raise PermissionError(13, "Permission denied", str(tmp_path / ".out.x1y2"))
     monkeypatch.setattr(tempfile, "mkdtemp", refuse)
     assert main(["dataset", "build", "--out", str(tmp_path / "out"), "--images", "1", "--seed", "1"]) == 2
-    assert capsys.readouterr().err == (f"oxeye dataset: error: --out {tmp_path / 'out'} cannot be written there: "
+    assert capsys.readouterr().err == (f"oxeye dataset build: error: --out {tmp_path / 'out'} cannot be written there: "
                                        "Permission denied\n")
 
 
@@ -202,7 +202,7 @@ def test_an_interrupt_ends_a_build_in_one_line_leaving_nothing(tmp_path: Path, s
         time.sleep(0.1)
     kill(build.pid, stop)
     err = build.communicate(timeout=60)[1]
-    assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset: interrupted\n" in err
+    assert build.returncode == 130 and "Traceback" not in err and "oxeye dataset build: interrupted\n" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -212,7 +212,7 @@ def test_fetching_decks_into_a_file_is_refused_naming_it(tmp_path: Path, capsys:
     notes = tmp_path / "notes.txt"
     notes.write_text("not a folder")
     assert main(["dataset", "fetch-decks", "--decks", str(notes)]) == 2
-    assert capsys.readouterr().err == f"oxeye dataset: error: cannot make the folder {notes}: {notes} is a file\n"
+    assert capsys.readouterr().err == f"oxeye dataset fetch-decks: error: cannot make the folder {notes}: {notes} is a file\n"
 
 
 def test_preview_of_an_empty_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -229,7 +229,7 @@ def test_preview_of_a_folder_of_other_records_is_refused_naming_one(built: Path,
     (tmp_path / "other" / "meta" / "a.json").write_text(record)
     assert main(["dataset", "preview", str(tmp_path / "other"), "--out", str(tmp_path / "s.png")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"oxeye dataset: error: {tmp_path / 'other' / 'meta' / 'a.json'} is not a record written by")
+    assert err.startswith(f"oxeye dataset preview: error: {tmp_path / 'other' / 'meta' / 'a.json'} is not a record written by")
     assert err.count("\n") == 1 and not (tmp_path / "s.png").exists()
 
 
@@ -264,7 +264,7 @@ def test_preview_among_the_builds_images_is_refused(built: Path, tmp_path: Path,
     shutil.copytree(built, copy)
     before = sorted((p.name, p.read_bytes()) for p in (copy / "images").iterdir())
     assert main(["dataset", "preview", str(copy), "--out", str(copy / "images" / name)]) == 2
-    assert capsys.readouterr().err == (f"oxeye dataset: error: --out {copy / 'images' / name} is among the build's "
+    assert capsys.readouterr().err == (f"oxeye dataset preview: error: --out {copy / 'images' / name} is among the build's "
                                        f"images in {copy / 'images'}: write the sheet elsewhere\n")
     assert sorted((p.name, p.read_bytes()) for p in (copy / "images").iterdir()) == before
 
@@ -345,7 +345,7 @@ def test_a_build_interrupted_as_it_replaces_an_earlier_one_leaves_a_whole_build(
 
     monkeypatch.setattr(shutil, "rmtree", interrupted)
     assert main([*args, "--overwrite"]) == 130
-    assert capsys.readouterr().err.endswith("oxeye dataset: interrupted\n")
+    assert capsys.readouterr().err.endswith("oxeye dataset build: interrupted\n")
     assert sorted(p.name for p in out.iterdir()) == ["data.yaml", "images", "labels", "meta"]
     for sub, suffix in (("images", ".jpg"), ("labels", ".txt"), ("meta", ".json")):
         assert sorted(p.name for p in (out / sub).iterdir()) == [f"00000{n}{suffix}" for n in range(2)]
@@ -513,9 +513,9 @@ def test_a_build_refuses_a_fetched_design_not_whole_naming_the_file(tmp_path: Pa
     (cache / decks.DESIGNS[1] / "AS.png").write_bytes(b"not a PNG")
     assert main(build) == 2
     face = cache / decks.DESIGNS[1] / "AS.png"
-    assert capsys.readouterr().err == f"oxeye dataset: error: {face} is not a face fetched whole: {refetch}"
+    assert capsys.readouterr().err == f"oxeye dataset build: error: {face} is not a face fetched whole: {refetch}"
     (cache / decks.DESIGNS[0] / "index_boxes.json").write_text('{"AS": [1')
     assert main(build) == 2
-    assert capsys.readouterr().err.startswith(f"oxeye dataset: error: {cache / decks.DESIGNS[0] / 'index_boxes.json'} "
+    assert capsys.readouterr().err.startswith(f"oxeye dataset build: error: {cache / decks.DESIGNS[0] / 'index_boxes.json'} "
                                               f"is not a fetched deck's boxes (")
     assert not out.exists() and not list(tmp_path.glob(".build*"))  # nothing half built
