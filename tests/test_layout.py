@@ -69,12 +69,13 @@ def test_engine_commands_load_no_third_party_module() -> None:
     ("numpy", ["detect", "/nonexistent.jpg"], "vision"),
 ])
 def test_a_missing_extra_is_one_line_naming_it(module: str, argv: list[str], extra: str) -> None:
+    command = " ".join(argv[:2] if argv[0] == "dataset" else argv[:1])
     done = _run(f"import sys; sys.modules[{module!r}] = None\n"
                 "from oxeye.service.cli import main\n"
                 f"sys.exit(main({argv!r}))")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        f"oxeye {argv[0]}: error: {module!r} is not installed; this needs oxeye's {extra} extra: "
+        f"oxeye {command}: error: {module!r} is not installed; this needs oxeye's {extra} extra: "
         f"pip install 'oxeye[{extra}]'"]
 
 
