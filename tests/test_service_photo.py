@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from PIL import Image
+from PIL import Image, features
 
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
@@ -143,6 +143,23 @@ def _png(width: int, height: int) -> bytes:
     buffer = io.BytesIO()
     Image.new("1", (width, height)).save(buffer, "PNG")  # a few kB that would decode to millions of pixels
     return buffer.getvalue()
+
+
+def _damaged_avif() -> bytes:
+    """An AVIF of noise whose picture data is damaged at its first byte."""
+    buffer = io.BytesIO()
+    Image.fromarray(np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)).save(buffer, "AVIF")
+    data = bytearray(buffer.getvalue())
+    data[data.index(b"mdat") + 4] ^= 0xFF
+    return bytes(data)
+
+
+@pytest.mark.skipif(not features.check("avif"), reason="Pillow reads no AVIF here")
+def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(client: TestClient) -> None:
+    """Pillow's AVIF decoder raised RuntimeError on it, which the service answered 500: read the log."""
+    response = _post(client, _damaged_avif())
+    assert (response.status_code, response.json()["error"]) == (
+        415, "not an image that can be read (send a JPEG, PNG, WebP, GIF, BMP or TIFF photo)")
 
 
 @pytest.mark.parametrize(("data", "form", "status", "message"), [
