@@ -24,7 +24,7 @@ from oxeye.service.errors import ServiceError, sent_empty
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
 from oxeye.service.uploads import BodyLimit
-from oxeye.vision.images import make_folder
+from oxeye.vision.images import A_PHOTO, make_folder
 
 if TYPE_CHECKING:
     from starlette.datastructures import State
@@ -162,5 +162,9 @@ def _words(problem: dict[str, Any]) -> str:
 
 def _reason(problem: dict[str, Any]) -> str:
     """What is wrong with a field: a validator's own words as it raised them, without pydantic's
-    "Value error, " before them (``detail`` keeps pydantic's message as it gave it)."""
-    return problem["msg"].removeprefix("Value error, ")
+    "Value error, " before them (``detail`` keeps pydantic's message as it gave it); a photo sent as a form's
+    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>"."""
+    words = problem["msg"].removeprefix("Value error, ")
+    if words.startswith("Expected UploadFile"):
+        return f"send {A_PHOTO} as a file (a form part with a filename, as curl -F image=@photo.jpg sends it), not as text"
+    return words

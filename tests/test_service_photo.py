@@ -197,6 +197,14 @@ def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tm
     assert _post(client, _jpeg()).status_code == 200
 
 
+def test_a_photo_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:
+    """curl -F 'image=<photo.jpg' sends the photo as text: it was told "Expected UploadFile, received: <class 'str'>"."""
+    response = client.post("/v1/evaluate", data={"image": "\xff\xd8 a photo's bytes"})
+    assert (response.status_code, response.json()["error"]) == (422, (
+        "image: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part with a filename, as "
+        "curl -F image=@photo.jpg sends it), not as text"))
+
+
 def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_path: Path) -> None:
     """/v1/live takes them in the query: here they were ignored, the photo read as gnau with hand 0 banking."""
     for path in ("/v1/evaluate?rules=niuniu&banker=1", "/v1/evaluate/annotated.jpg?keep=true"):
