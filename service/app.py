@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from oxeye.service.stream import Stream
     from oxeye.vision.detector import Detector
 
+# How a photo is sent, told to a client that sent one as a form's text.
+AS_A_FILE = "as a file (a form part with a filename, as curl -F image=@photo.jpg sends it)"
+
 
 def create_app(settings: Settings) -> FastAPI:
     """The app for these settings; the database opens (and its tables are made) here, and the live source
@@ -120,8 +123,12 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
 
 
 async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-    """The framework's own errors (no such path, a method it does not take) in the same shape as ours."""
-    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+    """The framework's own errors (no such path, a method it does not take) in the same shape as ours; a form's
+    text over 1 MB, most likely a photo sent as text, was told only "Part exceeded maximum size of 1024KB."."""
+    words = str(error.detail)
+    if words.startswith("Part exceeded maximum size"):
+        words = f"a form field sent as text is over 1 MB: send {A_PHOTO} {AS_A_FILE}"
+    return JSONResponse({"error": words}, status_code=error.status_code, headers=error.headers)
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:
@@ -166,5 +173,5 @@ def _reason(problem: dict[str, Any]) -> str:
     text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>"."""
     words = problem["msg"].removeprefix("Value error, ")
     if words.startswith("Expected UploadFile"):
-        return f"send {A_PHOTO} as a file (a form part with a filename, as curl -F image=@photo.jpg sends it), not as text"
+        return f"send {A_PHOTO} {AS_A_FILE}, not as text"
     return words

@@ -205,6 +205,15 @@ def test_a_photo_sent_as_a_forms_text_is_refused_in_words(client: TestClient) ->
         "curl -F image=@photo.jpg sends it), not as text"))
 
 
+def test_a_photo_over_1_mb_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:
+    """A form's text is read up to 1 MB: it was told "Part exceeded maximum size of 1024KB.", as though the photo's own
+    limit were 1 MB."""
+    response = client.post("/v1/evaluate", files={"image": (None, b"\xff\xd8" + bytes(1_100_000))})
+    assert (response.status_code, response.json()["error"]) == (400, (
+        "a form field sent as text is over 1 MB: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part "
+        "with a filename, as curl -F image=@photo.jpg sends it)"))
+
+
 def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_path: Path) -> None:
     """/v1/live takes them in the query: here they were ignored, the photo read as gnau with hand 0 banking."""
     for path in ("/v1/evaluate?rules=niuniu&banker=1", "/v1/evaluate/annotated.jpg?keep=true"):
