@@ -294,17 +294,22 @@ def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, bro
     assert line == "Settled: the house takes 0; the bank passes to the banker's right (who sits there is not seen)"
 
 
-@pytest.mark.parametrize(("kind", "drawn"), [("JPEG", True), ("WEBP", False)])
+@pytest.mark.parametrize(("kind", "orientation", "drawn"), [
+    ("JPEG", 6, True), ("WEBP", 6, False),
+    # half a turn, or a mirror, keeps the photo's size, which alone was looked at: drawn upside down over the WebP
+    ("JPEG", 3, True), ("WEBP", 3, False), ("WEBP", 2, False), ("WEBP", 1, True)])
 def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(server, browser, kind: str,
-                                                                            drawn: bool) -> None:
+                                                                            orientation: int, drawn: bool) -> None:
     """Chromium shows a WebP as stored, leaving out the EXIF orientation the service turns it upright by: every
     box was drawn over the photo lying on its side, where its card is not. A JPEG it turns as the service does."""
     from oxeye.service.photo import score_photo
     from oxeye.vision.reading import Reading
 
-    stored, buffer = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO()
-    stored.save(buffer, kind, exif=stored.getexif())  # landscape pixels, to be shown turned a quarter
-    scored = score_photo(Reading(100, 200), load_rules("gnau"), 0, {})  # upright, as the service reads it
+    stored, buffer, exif = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO(), Image.Exif()
+    exif[0x0112] = orientation
+    stored.save(buffer, kind, exif=exif)  # landscape pixels, to be shown as the orientation says
+    width, height = (100, 200) if orientation == 6 else (200, 100)  # as the service reads it
+    scored = score_photo(Reading(width, height), load_rules("gnau"), 0, {})
     _open(browser, f"{server[0]}/upload")
     canvas = browser.execute_async_script("""
         const [data, scored, done] = arguments;
@@ -314,7 +319,7 @@ def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(serv
             [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
         base64.b64encode(buffer.getvalue()).decode(), json.dumps(scored))
     if drawn:
-        assert canvas == [False, 100, 200, "read"]
+        assert canvas == [False, width, height, "read"]
     else:
         assert canvas[0] and canvas[3] == ("read; this browser shows the photo 200 × 100, not turned as it was read "
                                            "by its EXIF orientation: the boxes are not drawn over it")
