@@ -172,6 +172,9 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
     (_jpeg(), {"rules": '{"base": "gnau", "decks": 0}'}, 400, "option 'decks'"),
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
+    # nested deeper than Python recurses: a 500
+    (_jpeg(), {"rules": '{"base": ' + "[" * 100_000}, 400, "inline rules are not valid JSON: nested too deeply"),
+    (_jpeg(), {"stakes": '{"1": ' + "[" * 100_000}, 400, "stakes must be a JSON object"),
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": '{"1": 0.30000000000000001}'}, 400, "hand 1's stake of 0.30000000000000001 is finer than a cent"),
