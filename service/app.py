@@ -24,13 +24,16 @@ from oxeye.service.errors import ServiceError, sent_empty
 from oxeye.service.schemas import Problem
 from oxeye.service.settings import VERSION, Settings
 from oxeye.service.uploads import BodyLimit
-from oxeye.vision.images import make_folder
+from oxeye.vision.images import A_PHOTO, make_folder
 
 if TYPE_CHECKING:
     from starlette.datastructures import State
 
     from oxeye.service.stream import Stream
     from oxeye.vision.detector import Detector
+
+# How a photo is sent, told to a client that sent one as a form's text.
+AS_A_FILE = "as a file (a form part with a filename, as curl -F image=@photo.jpg sends it)"
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -120,8 +123,12 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
 
 
 async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-    """The framework's own errors (no such path, a method it does not take) in the same shape as ours."""
-    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+    """The framework's own errors (no such path, a method it does not take) in the same shape as ours; a form's
+    text over 1 MB, most likely a photo sent as text, was told only "Part exceeded maximum size of 1024KB."."""
+    words = str(error.detail)
+    if words.startswith("Part exceeded maximum size"):
+        words = f"a form field sent as text is over 1 MB: send {A_PHOTO} {AS_A_FILE}"
+    return JSONResponse({"error": words}, status_code=error.status_code, headers=error.headers)
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:
@@ -162,5 +169,9 @@ def _words(problem: dict[str, Any]) -> str:
 
 def _reason(problem: dict[str, Any]) -> str:
     """What is wrong with a field: a validator's own words as it raised them, without pydantic's
-    "Value error, " before them (``detail`` keeps pydantic's message as it gave it)."""
-    return problem["msg"].removeprefix("Value error, ")
+    "Value error, " before them (``detail`` keeps pydantic's message as it gave it); a photo sent as a form's
+    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>"."""
+    words = problem["msg"].removeprefix("Value error, ")
+    if words.startswith("Expected UploadFile"):
+        return f"send {A_PHOTO} {AS_A_FILE}, not as text"
+    return words

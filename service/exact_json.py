@@ -5,26 +5,32 @@ library only: the command line reads rounds and rules files with it too."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
 
-def exact_loads(text: str | bytes) -> Any:
+def exact_loads(text: str | bytes, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
     """JSON text read with its non-whole numbers as Decimal: a float read 0.30000000000000001 as 0.3. A key given
-    twice in one object is refused (``KeyTwice``): read as the last, ``{"rules": "gnau", "rules": "niuniu"}`` was
-    settled as niuniu, and an answer's payout sent twice graded on the second."""
+    twice in one object is refused unless ``object_pairs_hook`` reads the members itself: read as the last,
+    ``{"rules": "gnau", "rules": "niuniu"}`` was settled as niuniu, and an answer's payout sent twice graded on
+    the second. JSON nested deeper than Python recurses is refused too: its RecursionError was a 500 (a photo
+    form's rules or stakes of a few thousand '[') and a traceback from oxeye settle. Both as ``Unplaced``."""
     if isinstance(text, bytes):  # as json.loads reads bytes, so that the error can quote the text
         text = text.decode(json.detect_encoding(text), "surrogatepass")
-    return json.loads(text, parse_float=Decimal, object_pairs_hook=lambda pairs: _once_each(pairs, text))
+    try:
+        return json.loads(text, parse_float=Decimal,
+                          object_pairs_hook=object_pairs_hook or (lambda pairs: _once_each(pairs, text)))
+    except RecursionError:
+        raise Unplaced("nested too deeply", text) from None
 
 
-class KeyTwice(json.JSONDecodeError):
-    """A JSON object naming one key twice; said without a place, as the decoder's hook is given none."""
+class Unplaced(json.JSONDecodeError):
+    """Bad JSON said without a place: the decoder's hook is given none, nor is its RecursionError."""
 
-    def __init__(self, key: str, text: str) -> None:
-        super().__init__(f"the key {key!r} is given twice in one object", text, 0)
-        self.args = (self.msg,)
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message, text, 0)
+        self.args = (message,)
 
     def __str__(self) -> str:
         return self.msg
@@ -35,7 +41,7 @@ def _once_each(pairs: list[tuple[str, Any]], text: str) -> dict[str, Any]:
     members: dict[str, Any] = {}
     for key, value in pairs:
         if key in members:
-            raise KeyTwice(key, text)
+            raise Unplaced(f"the key {key!r} is given twice in one object", text)
         members[key] = value
     return members
 

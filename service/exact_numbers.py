@@ -10,7 +10,7 @@ from fastapi import HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
-from oxeye.service.exact_json import KeyTwice, exact_dumps, exact_loads
+from oxeye.service.exact_json import Unplaced, exact_dumps, exact_loads
 
 
 class ExactJSONResponse(JSONResponse):
@@ -24,13 +24,14 @@ class ExactJSONResponse(JSONResponse):
 class _ExactNumbers(Request):
     """A request whose JSON body's numbers are read as Decimal, digit for digit: read as floats, a stake of
     0.30000000000000001 was settled as 0.3, a payout of 30.0000000000000001 graded as 30. A key given twice is
-    refused in words of its own (FastAPI would say where, at the start, for want of a place)."""
+    refused in words of its own, as is JSON nested too deeply (FastAPI would say where, at the start, for want of
+    a place)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             try:
                 self._json = exact_loads(await self.body())
-            except KeyTwice as error:
+            except Unplaced as error:
                 raise HTTPException(422, f"the body is not valid JSON: {error}") from None
         return self._json
 

@@ -15,6 +15,7 @@ from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
 from oxeye.engine.settlement import bank_passes, check_stake
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
+from oxeye.service.exact_json import exact_loads
 from oxeye.vision.annotate import draw
 from oxeye.vision.classes import KIND_OF_PLURAL
 from oxeye.vision.cli import counted
@@ -29,7 +30,7 @@ def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
     A hand is named once, as its index is written ("01" or " 1" was hand 1, and of two the last won), and
     an amount is a number or its text (true was a stake of 1, and [0, [5], 0] one of 5, read as Decimal's tuple)."""
     try:
-        pairs = json.loads(text, parse_float=Decimal, object_pairs_hook=tuple)  # arrays stay lists
+        pairs = exact_loads(text, object_pairs_hook=tuple)  # arrays stay lists
         if not isinstance(pairs, tuple):
             raise TypeError(pairs)
         stakes: dict[int, Decimal] = {}

@@ -102,3 +102,5 @@ def _read_toml(text: str, source: str) -> dict[str, object]:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML ({error})") from None
+    except RecursionError:  # arrays or tables nested a thousand deep: a traceback
+        raise RulesError(f"{source}: not valid TOML (nested too deeply)") from None

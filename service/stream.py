@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import annotated_jpeg
-from oxeye.vision.images import Decoded, opencv_quiet, read_reduced
+from oxeye.vision.images import PHOTO_FORMATS, Decoded, opencv_quiet, read_reduced
 
 log = logging.getLogger("oxeye.stream")
 FILE_FPS = 25.0  # a video file's pace when it does not say its own
@@ -85,11 +85,12 @@ def _decodable(capture: cv2.VideoCapture) -> tuple[bool, np.ndarray | None]:
 
 def _photo(path: Path) -> Photo | None:
     """The file read as the service reads a photo (upright, refused in one line when broken) where it is one
-    still picture; None for a video, or an animation, which OpenCV plays."""
+    still picture in a format the service reads; None for a video, or an animation, which OpenCV plays (Pillow
+    takes an MPEG video's elementary stream, .m1v or .m2v, for a picture: it was refused as a corrupt photo)."""
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
+        with Image.open(path, formats=PHOTO_FORMATS) as image:
             if getattr(image, "is_animated", False):
                 return None
     except UnidentifiedImageError:

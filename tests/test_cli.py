@@ -133,6 +133,7 @@ def test_rules_listing_and_printing() -> None:
     (["settle", "--json"], "{not json", "not valid JSON"),
     (["settle", "--json"], '{"rules": "gnau", "rules": "niuniu"}',  # was settled as niuniu, the last one
      "the round is not valid JSON: the key 'rules' is given twice in one object"),
+    (["settle", "--json"], '{"rules": ' + "[" * 100_000, "the round is not valid JSON: nested too deeply"),  # a traceback
     (["settle", "--json"], "[]", "must be a JSON object"),
     (["settle", "--json"], json.dumps({"rules": "gnau", "banker": ROUND["banker"]}), "lacks players"),
     (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": "two"})), "option 'decks'"),
@@ -178,6 +179,17 @@ def test_bad_input_is_one_clear_line(args: list[str], stdin: str, message: str) 
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("deep.json", '{"base": ' + "[" * 100_000 + "]" * 100_000 + "}", "deep.json: not valid JSON (nested too deeply"),
+    ("deep.toml", 'base = "gnau"\nx = ' + "[" * 100_000 + "]" * 100_000, "deep.toml: not valid TOML (nested too deeply)"),
+])
+def test_a_rules_file_nested_too_deeply_is_one_clear_line(tmp_path: Path, name: str, text: str, message: str) -> None:
+    """Its RecursionError was a traceback."""
+    (tmp_path / name).write_text(text)
+    done = run("hand", "--rules", str(tmp_path / name), "3S", "6H", "8D", "4C", "8H")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
 
 
 def test_settle_with_standard_input_closed_is_one_clear_line() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, features
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
@@ -66,13 +66,29 @@ def test_what_is_not_a_photo_to_read_says_why(data: bytes, reason: str, message:
     assert raised.value.reason == reason
 
 
-@pytest.mark.parametrize("kind", PHOTO_FORMATS)
-def test_each_format_a_refusal_names_is_read(kind: str) -> None:
-    """The refusals named JPEG, PNG and WebP alone, though GIF, BMP and TIFF were read as well."""
+def _saved_as(kind: str) -> bytes:
+    """An 80 x 60 photo of noise in Pillow's format ``kind``."""
     pixels = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, kind)
-    assert decode_photo(buffer.getvalue()).shape == (60, 80, 3)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("kind", PHOTO_FORMATS)
+def test_each_format_a_refusal_names_is_read(kind: str) -> None:
+    """The refusals named JPEG, PNG and WebP alone, though GIF, BMP and TIFF were read as well."""
+    assert decode_photo(_saved_as(kind)).shape == (60, 80, 3)
+
+
+@pytest.mark.parametrize("kind", [
+    "EPS",  # handed to Ghostscript where it is installed; refused as "truncated or corrupt" where not
+    "TGA",  # read, though no refusal named it
+    pytest.param("AVIF", marks=pytest.mark.skipif(not features.check("avif"), reason="Pillow reads no AVIF here")),
+])
+def test_a_format_no_refusal_names_is_not_decoded(kind: str) -> None:
+    with pytest.raises(PhotoError, match=re.escape("not an image that can be read (send a JPEG, PNG")) as raised:
+        decode_photo(_saved_as(kind))
+    assert raised.value.reason == "not_image"
 
 
 @pytest.mark.parametrize(("name", "data", "limit"), [

@@ -211,7 +211,7 @@ def test_live_page_sends_camera_frames_and_draws_the_answers(reader, browser) ->
     _open(browser, f"{reader}/live")
     Select(browser.find_element(By.ID, "rules")).select_by_value("niuniu")
     browser.find_element(By.ID, "start").click()
-    counted = re.compile(r"(\d+) answers to (\d+) frames sent")
+    counted = re.compile(r"(\d+) answers? to (\d+) frames? sent")
     status = _wait(browser, lambda d: (m := counted.search(d.find_element(By.ID, "status").text)) and int(m[1]) >= 3
                    and d.find_element(By.ID, "status").text)
     answers, sent = map(int, counted.search(status).groups())
@@ -297,17 +297,22 @@ def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, bro
     assert line == "Settled: the house takes 0; the bank passes to the banker's right (who sits there is not seen)"
 
 
-@pytest.mark.parametrize(("kind", "drawn"), [("JPEG", True), ("WEBP", False)])
+@pytest.mark.parametrize(("kind", "orientation", "drawn"), [
+    ("JPEG", 6, True), ("WEBP", 6, False),
+    # half a turn, or a mirror, keeps the photo's size, which alone was looked at: drawn upside down over the WebP
+    ("JPEG", 3, True), ("WEBP", 3, False), ("WEBP", 2, False), ("WEBP", 1, True)])
 def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(server, browser, kind: str,
-                                                                            drawn: bool) -> None:
+                                                                            orientation: int, drawn: bool) -> None:
     """Chromium shows a WebP as stored, leaving out the EXIF orientation the service turns it upright by: every
     box was drawn over the photo lying on its side, where its card is not. A JPEG it turns as the service does."""
     from oxeye.service.photo import score_photo
     from oxeye.vision.reading import Reading
 
-    stored, buffer = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO()
-    stored.save(buffer, kind, exif=stored.getexif())  # landscape pixels, to be shown turned a quarter
-    scored = score_photo(Reading(100, 200), load_rules("gnau"), 0, {})  # upright, as the service reads it
+    stored, buffer, exif = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO(), Image.Exif()
+    exif[0x0112] = orientation
+    stored.save(buffer, kind, exif=exif)  # landscape pixels, to be shown as the orientation says
+    width, height = (100, 200) if orientation == 6 else (200, 100)  # as the service reads it
+    scored = score_photo(Reading(width, height), load_rules("gnau"), 0, {})
     _open(browser, f"{server[0]}/upload")
     canvas = browser.execute_async_script("""
         const [data, scored, done] = arguments;
@@ -317,7 +322,7 @@ def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(serv
             [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
         base64.b64encode(buffer.getvalue()).decode(), json.dumps(scored))
     if drawn:
-        assert canvas == [False, 100, 200, "read"]
+        assert canvas == [False, width, height, "read"]
     else:
         assert canvas[0] and canvas[3] == ("read; this browser shows the photo 200 × 100, not turned as it was read "
                                            "by its EXIF orientation: the boxes are not drawn over it")
@@ -528,7 +533,7 @@ def test_live_page_counts_each_start_afresh(server, browser) -> None:
     from selenium.webdriver.common.by import By
 
     _open(browser, f"{server[0]}/live")
-    counted = re.compile(r"^(\d+) answers to (\d+) frames sent .* frame (\d+),")
+    counted = re.compile(r"^(\d+) answers? to (\d+) frames? sent .* frame (\d+),")
     for _ in range(2):
         browser.execute_script("document.getElementById('status').textContent = ''")  # the last run's line gone
         browser.find_element(By.ID, "start").click()
@@ -536,6 +541,33 @@ def test_live_page_counts_each_start_afresh(server, browser) -> None:
         browser.find_element(By.ID, "start").click()
         answers, sent, frame = map(int, status.groups())
         assert answers <= frame and sent <= frame + 1
+
+
+def test_upload_page_counts_one_item_as_one(server, browser, tmp_path: Path) -> None:
+    """It wrote '1 items read on a 640 × 480 photo'."""
+    from selenium.webdriver.common.by import By
+
+    from oxeye.service.photo import score_photo
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    browser.execute_script("""
+        const answer = arguments[0];
+        window.fetch = async () => new Response(answer, {headers: {"Content-Type": "application/json"}});""",
+                           json.dumps(score_photo(rows_reading([["KS"]]), load_rules("gnau"), 0, {})))
+    _read_with_stakes(browser, "{}")
+    seen = _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.find_element(By.ID, "seen").text)
+    assert seen.startswith("1 item read on a 640 × 480 photo;")  # and the browser shows it 480 × 360
+
+
+def test_live_page_counts_one_of_each_as_one(server, browser) -> None:
+    """Its first answer said '1 answers to 1 frames sent ... 1 items, 1 hands'."""
+    from selenium.webdriver.common.by import By
+
+    message = score_steady(Steadier(settle_frames=2).update(rows_reading([["KS"]])), load_rules("gnau"), 0, {})
+    _open(browser, f"{server[0]}/live")
+    browser.execute_script("counts.sent = 1; answered(arguments[0]);", {**message, "frame": 1, "skipped": 0, "ms": 5})
+    assert browser.find_element(By.ID, "status").text == (
+        "1 answer to 1 frame sent (0 skipped) · frame 1, 640 × 480, read in 5 ms · 1 item, 1 hand, 0 settled")
 
 
 def test_upload_page_says_what_a_proxy_refused(server, browser, tmp_path: Path) -> None:

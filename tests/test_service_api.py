@@ -187,6 +187,7 @@ def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: 
 
 @pytest.mark.parametrize(("body", "headers", "message"), [
     ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
+    ('{"rules": ' + "[" * 100_000, JSON, "the body is not valid JSON: nested too deeply"),  # 'error parsing the body'
     ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
     ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
     ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from PIL import Image
+from PIL import Image, features
 
 from oxeye.service.app import create_app
 from oxeye.service.settings import Settings
@@ -145,6 +145,23 @@ def _png(width: int, height: int) -> bytes:
     return buffer.getvalue()
 
 
+def _damaged_avif() -> bytes:
+    """An AVIF of noise whose picture data is damaged at its first byte."""
+    buffer = io.BytesIO()
+    Image.fromarray(np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)).save(buffer, "AVIF")
+    data = bytearray(buffer.getvalue())
+    data[data.index(b"mdat") + 4] ^= 0xFF
+    return bytes(data)
+
+
+@pytest.mark.skipif(not features.check("avif"), reason="Pillow reads no AVIF here")
+def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(client: TestClient) -> None:
+    """Pillow's AVIF decoder raised RuntimeError on it, which the service answered 500: read the log."""
+    response = _post(client, _damaged_avif())
+    assert (response.status_code, response.json()["error"]) == (
+        415, "not an image that can be read (send a JPEG, PNG, WebP, GIF, BMP or TIFF photo)")
+
+
 @pytest.mark.parametrize(("data", "form", "status", "message"), [
     (b"", {}, 400, "the upload is empty: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo"),  # once "JPEG or PNG"
     (b"this is not a picture", {}, 415, "not an image"),
@@ -155,6 +172,9 @@ def _png(width: int, height: int) -> bytes:
     (_jpeg(), {"rules": "nope"}, 400, "unknown rules preset 'nope'"),
     (_jpeg(), {"rules": '{"base": "gnau", "decks": 0}'}, 400, "option 'decks'"),
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
+    # nested deeper than Python recurses: a 500
+    (_jpeg(), {"rules": '{"base": ' + "[" * 100_000}, 400, "inline rules are not valid JSON: nested too deeply"),
+    (_jpeg(), {"stakes": '{"1": ' + "[" * 100_000}, 400, "stakes must be a JSON object"),
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": '{"1": 0.30000000000000001}'}, 400, "hand 1's stake of 0.30000000000000001 is finer than a cent"),
@@ -178,6 +198,23 @@ def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tm
     assert message in response.json()["error"]
     assert not (tmp_path / "photos").exists()
     assert _post(client, _jpeg()).status_code == 200
+
+
+def test_a_photo_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:
+    """curl -F 'image=<photo.jpg' sends the photo as text: it was told "Expected UploadFile, received: <class 'str'>"."""
+    response = client.post("/v1/evaluate", data={"image": "\xff\xd8 a photo's bytes"})
+    assert (response.status_code, response.json()["error"]) == (422, (
+        "image: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part with a filename, as "
+        "curl -F image=@photo.jpg sends it), not as text"))
+
+
+def test_a_photo_over_1_mb_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:
+    """A form's text is read up to 1 MB: it was told "Part exceeded maximum size of 1024KB.", as though the photo's own
+    limit were 1 MB."""
+    response = client.post("/v1/evaluate", files={"image": (None, b"\xff\xd8" + bytes(1_100_000))})
+    assert (response.status_code, response.json()["error"]) == (400, (
+        "a form field sent as text is over 1 MB: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part "
+        "with a filename, as curl -F image=@photo.jpg sends it)"))
 
 
 def test_fields_in_the_query_are_refused_not_ignored(client: TestClient, tmp_path: Path) -> None:

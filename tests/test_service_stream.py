@@ -25,9 +25,9 @@ from readings import jpeg_header_saying, portrait_as_a_phone_stores_it, rows_rea
 from serving import free_port, refused, start_server, stop_server
 
 
-def _video(path: Path, frames: int = 12) -> Path:
-    """A short MJPG .avi: a light card moving across a green table."""
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+def _video(path: Path, frames: int = 12, codec: str = "MJPG", fps: int = 10) -> Path:
+    """A short video (an MJPG .avi): a light card moving across a green table."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), fps, (320, 240))
     for i in range(frames):
         image = np.full((240, 320, 3), (40, 90, 30), np.uint8)
         cv2.rectangle(image, (40 + 5 * i, 60), (100 + 5 * i, 150), (240, 240, 240), -1)
@@ -113,6 +113,16 @@ def test_a_video_file_with_a_frame_that_cannot_be_decoded_plays_on_past_it(tmp_p
 def test_a_video_file_whose_first_frame_cannot_be_decoded_is_played_from_its_second(tmp_path: Path) -> None:
     """It was refused as no video OpenCV can open."""
     assert _played(_damaged(_video(tmp_path / "table.avi"), 0), 12) == list(range(1, 12)) + [1]
+
+def test_an_mpeg_video_stream_as_the_source_is_played_as_a_video(tmp_path: Path) -> None:
+    """Pillow takes an MPEG elementary stream for a picture it cannot load: oxeye serve --source table.m1v
+    stopped, 'the image is truncated or corrupt', where OpenCV plays it."""
+    capture, is_file = open_source(str(_video(tmp_path / "table.m1v", 30, "PIM1", fps=25)))
+    try:
+        assert is_file and not isinstance(capture, Photo) and capture.read()[0]
+    finally:
+        capture.release()
+
 
 def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny: Path) -> None:
     """OpenCV opens a photo as a video of one frame that cannot be sought back to: the stream ended at once

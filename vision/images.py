@@ -43,7 +43,9 @@ MAX_JPEG_PIXELS = 250_000_000  # a JPEG, decoded reduced: a 200-megapixel phone'
 WORKING_SIDE = 2000  # the long side a large JPEG is decoded to at least (see the module's docstring)
 REDUCTIONS = (8, 4, 2)  # the scales libjpeg decodes at directly, most reduced first
 JPEG_FORMATS = ("JPEG", "MPO")  # Pillow's MPO: a phone's JPEG with more pictures after it (a depth or gain map)
-# The formats named where a photo is asked for, each of them read (Pillow reads a few more that no camera writes).
+# The formats named where a photo is asked for, and the only ones decoded (an MPO as the JPEG it is). Pillow opens
+# thirty more, no phone's: it handed an EPS to Ghostscript (without it, "truncated or corrupt"), and a damaged
+# AVIF was a 500.
 PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "GIF", "BMP", "TIFF")
 A_PHOTO = f"a {', '.join(PHOTO_FORMATS[:-1])} or {PHOTO_FORMATS[-1]} photo"
 QUARTER_TURNS = (5, 6, 7, 8)  # the EXIF orientations that show a photo a quarter turned (a phone's portrait)
@@ -102,7 +104,7 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
         raise PhotoError(f"the file is empty: {A_PHOTO} is needed", "empty")
     Image.MAX_IMAGE_PIXELS = None  # the pixels are checked below, by format
     try:
-        with Image.open(io.BytesIO(data)) as image:  # reads the header only
+        with Image.open(io.BytesIO(data), formats=PHOTO_FORMATS) as image:  # reads the header only
             width, height = image.size
             reduced = image.format in JPEG_FORMATS and working_side is not None
             limit, words = _limit(image, reduced, max_pixels, max_jpeg_pixels)

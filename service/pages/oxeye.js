@@ -44,6 +44,11 @@ const SPACES_ALONE = "a name needs more than spaces";
 // What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
 const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
 
+// "1 item", "2 items": the pages wrote "1 items read", as oxeye detect once wrote "1 items in 1 hands".
+function counted(count, noun) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 function text(tag, content, className) {
   const node = document.createElement(tag);
   node.textContent = content;
