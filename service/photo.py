@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -16,12 +16,17 @@ from oxeye.engine.settlement import bank_passes, check_stake
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
 from oxeye.service.exact_json import exact_loads
+from oxeye.service.rules_files import presets_playing_with
 from oxeye.vision.annotate import draw
 from oxeye.vision.classes import KIND_OF_PLURAL
 from oxeye.vision.cli import counted
 from oxeye.vision.reading import UNSURE_HAND, Reading
 
+if TYPE_CHECKING:
+    from oxeye.vision.detector import Detector
+
 JPEG_SIDE = 65_500  # OpenCV writes no JPEG wider or taller than this
+OTHER_GAME_SURE = 3  # items of the other kind read surely that show a photo of the other game, not a rug's weave
 
 
 def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
@@ -58,8 +63,27 @@ def table_kinds(rules: HouseRules) -> tuple[str]:
     return (KIND_OF_PLURAL[rules.items],)
 
 
-def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal]) -> dict[str, Any]:
-    """Every complete hand read under ``rules``, and the round settled against hand ``banker`` when it can be."""
+def read_for_table(reader: Detector, pixels: np.ndarray, rules: HouseRules) -> tuple[Reading, int]:
+    """The photo read for the kind of item ``rules`` play with, and, where none is seen, how many items of the other
+    kind it holds, read surely: a photo of dominoes sent under the default rules (gnau) was answered that nothing
+    was seen, and no more."""
+    reading = reader.read(pixels, kinds=table_kinds(rules))
+    if reading.items:
+        return reading, 0
+    other = KIND_OF_PLURAL[_other_items(rules)]
+    return reading, sum(item.flag is None for item in reader.read(pixels, kinds=(other,)).items)
+
+
+def _other_items(rules: HouseRules) -> str:
+    """The items of the game ``rules`` do not play: "tiles" for a card game, "cards" for a domino game."""
+    return next(items for items in KIND_OF_PLURAL if items != rules.items)
+
+
+def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[int, Decimal],
+                other_game: int = 0) -> dict[str, Any]:
+    """Every complete hand read under ``rules``, and the round settled against hand ``banker`` when it can be; where
+    the photo shows ``other_game`` items of the other kind read surely, and none of this kind, the settlement's
+    problem says to choose rules played with them."""
     hands = []
     for hand in reading.hands:
         entry: dict[str, Any] = {**hand.to_json(), "reading": None, "problem": None}
@@ -75,7 +99,13 @@ def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[i
             except EngineError as error:
                 entry["problem"] = str(error)
         hands.append(entry)
-    return {**reading.to_json(), "hands": hands, "settlement": _settlement(reading, hands, rules, banker, stakes)}
+    settlement = _settlement(reading, hands, rules, banker, stakes)
+    if other_game >= OTHER_GAME_SURE and not reading.items:
+        other = _other_items(rules)
+        settlement["problem"] = (f"no {rules.items} were seen, but {other_game} {other} were: these rules play with "
+                                 f"{rules.items}; send the photo with rules for {other} "
+                                 f"({', '.join(presets_playing_with(other))}, or a table of options)")
+    return {**reading.to_json(), "hands": hands, "settlement": settlement}
 
 
 def _settlement(reading: Reading, hands: list[dict[str, Any]], rules: HouseRules, banker: int,

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError, refuse_empty, refuse_unknown_or_repeated
-from oxeye.service.photo import annotated_jpeg, parse_stakes, score_photo, table_kinds
+from oxeye.service.photo import annotated_jpeg, parse_stakes, read_for_table, score_photo
 from oxeye.service.rules_files import rules_from_text
 from oxeye.service.schemas import Problem
 from oxeye.service.uploads import decode_upload, keep_photo
@@ -46,8 +46,8 @@ async def _read(request: Request, image: UploadFile, rules: str, banker: int, st
     async with request.app.state.readings:
         photo = await run_in_threadpool(decode_upload, data, settings)
         reader = await run_in_threadpool(detector, request.app.state)  # the first loads it: not on the event loop
-        reading = await run_in_threadpool(reader.read, photo.pixels, kinds=table_kinds(house_rules))
-        scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map)
+        reading, other_game = await run_in_threadpool(read_for_table, reader, photo.pixels, house_rules)
+        scored = score_photo(photo.in_photo(reading), house_rules, banker, stake_map, other_game)
         # drawn as decoded (a large JPEG reduced), its boxes the decoded photo's
         jpeg = await run_in_threadpool(annotated_jpeg, photo.pixels, reading, scored) if annotate else None
     if keep:
@@ -66,6 +66,8 @@ async def evaluate_photo(request: Request, image: Photo, rules: Rules = "gnau", 
              responses={200: {"content": {"image/jpeg": {}}}})
 async def evaluate_photo_annotated(request: Request, image: Photo, rules: Rules = "gnau", banker: Banker = 0,
                                    stakes: Stakes = "{}", keep: Keep = False) -> Response:
-    """The same reading drawn on the photo: boxes, codes, each hand's ox and label, win or loss per seat."""
-    jpeg = (await _read(request, image, rules, banker, stakes, keep, annotate=True))[1]
-    return Response(jpeg, media_type="image/jpeg")
+    """The same reading drawn on the photo: boxes, codes, each hand's ox and label, win or loss per seat; a photo
+    kept, its stored name in the X-Kept header."""
+    scored, jpeg = await _read(request, image, rules, banker, stakes, keep, annotate=True)
+    # the photo's stored name, which only the JSON answer gave: a photo kept with its drawing could not be found
+    return Response(jpeg, media_type="image/jpeg", headers={"X-Kept": scored["kept"]} if keep else None)

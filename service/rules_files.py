@@ -20,6 +20,11 @@ def preset_names() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in _PRESETS.iterdir() if p.name.endswith(".toml"))
 
 
+def presets_playing_with(items: str) -> list[str]:
+    """The shipped presets whose game is played with ``items`` ("cards" or "tiles")."""
+    return [name for name in preset_names() if load_preset(name).items == items]
+
+
 def preset_text(name: str) -> str:
     """A preset's TOML text, to print or copy."""
     if name not in preset_names():

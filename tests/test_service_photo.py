@@ -94,7 +94,43 @@ def test_a_photo_is_read_for_the_kind_its_rules_play_with(client: TestClient, ru
 
     client.app.state.detector = Recorder()
     assert _post(client, _jpeg(), rules=rules).status_code == 200
-    assert told == [kinds]
+    assert told[0] == kinds  # and, as nothing was seen, the other kind (below)
+
+
+@pytest.mark.parametrize(("rules", "seen", "told"), [
+    ("gnau", "6-6", "no cards were seen, but 3 tiles were: these rules play with cards; send the photo with rules for "
+                    "tiles (tau-ngau-dominoes, tau-ngau-macau, tau-ngau-pagat, or a table of options)"),
+    ("tau-ngau-macau", "AS", "no tiles were seen, but 3 cards were: these rules play with tiles; send the photo with "
+                             "rules for cards (gnau, gnau-points, niuniu, or a table of options)"),
+    ("gnau", "", "the banker's hand 0 was not read"),  # nor anything else
+])
+def test_a_photo_of_the_other_game_is_told_to_choose_its_rules(client: TestClient, rules: str, seen: str,
+                                                                told: str) -> None:
+    """A photo of dominoes sent under the default rules (gnau) was answered only that the banker's hand was not read."""
+    asked = []
+
+    class OtherGame:
+        """Reads three items surely, and one doubted, of the kind of ``seen``, and nothing of the other kind."""
+
+        def read(self, image: np.ndarray, kinds: tuple[str]) -> Reading:
+            asked.append(kinds)
+            kind = "tile" if "-" in seen else "card"
+            found = [Item(seen, kind, (10.0 * n, 0.0, 10.0 * n + 8, 8.0), 0.9, 0, flag="low_confidence" if n > 2 else None)
+                     for n in range(4)] if seen and kinds == (kind,) else []
+            return Reading(image.shape[1], image.shape[0], found, [])
+
+    client.app.state.detector = OtherGame()
+    answer = _post(client, _jpeg(), rules=rules).json()
+    assert answer["items"] == [] and answer["settlement"] == {"problem": told, "result": None}
+    assert asked == [("card",), ("tile",)] if rules == "gnau" else [("tile",), ("card",)]
+
+
+def test_a_photo_kept_with_its_drawing_says_where(client: TestClient, tmp_path: Path) -> None:
+    """Only the JSON answer named the photo kept: sent for its drawing, it was stored and could not be found."""
+    response = _post(client, _jpeg(), path="/v1/evaluate/annotated.jpg", keep="true")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
+    assert (tmp_path / "photos" / response.headers["x-kept"]).read_bytes() == _jpeg()
+    assert "x-kept" not in _post(client, _jpeg(), path="/v1/evaluate/annotated.jpg").headers
 
 
 def test_the_annotated_photo(client: TestClient) -> None:
