@@ -281,6 +281,24 @@ def test_upload_page_draws_each_hands_label_and_result(server, browser) -> None:
     assert {"10S", "KS", "QD"} <= set(written)
 
 
+def test_the_hands_column_is_named_for_what_they_hold(server, browser) -> None:
+    """Both pages headed the hands' column "Cards", over dominoes too."""
+    from oxeye.service.photo import score_photo
+
+    tiles = score_photo(rows_reading([["6-6", "4-2", "5-1", "3-3", "2-2"]]), load_rules("tau-ngau-macau"), 0, {})
+    cards = score_photo(rows_reading([["KS", "QH", "JD", "KC", "10D"]]), load_rules("gnau"), 0, {})
+    for page in ("upload", "live"):
+        _open(browser, f"{server[0]}/{page}")
+        headings = browser.execute_script("""
+            const tbody = document.getElementById("hands"), line = document.createElement("p"), seen = [];
+            for (const scored of arguments[0]) {
+              showHands(tbody, line, scored);
+              seen.push(tbody.closest("table").tHead.rows[0].cells[1].textContent);
+            }
+            return seen;""", [tiles, cards, {**cards, "items": [], "hands": []}])
+        assert headings == ["Tiles", "Cards", "Cards or tiles"], page
+
+
 def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, browser) -> None:
     """Where the bank passes, a photo's answer names no next banker (its hands are not numbered around the
     table); the page wrote 'next banker null'."""

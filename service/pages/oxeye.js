@@ -89,6 +89,10 @@ function signed(amount) {
 // One row per hand (index, codes, best ox or why not, win or loss) into tbody; the settlement in words.
 function showHands(tbody, settlementLine, scored) {
   const results = outcomes(scored.settlement);
+  // the hands' column named for what they hold, which said "Cards" over dominoes
+  const heading = tbody.closest("table")?.tHead.rows[0].cells[1];
+  const kinds = new Set(scored.items.map((item) => item.kind));
+  if (heading) heading.textContent = kinds.size === 1 ? (kinds.has("tile") ? "Tiles" : "Cards") : "Cards or tiles";
   tbody.replaceChildren(...scored.hands.map((hand) => {
     const row = document.createElement("tr");
     row.className = hand.reading ? "read" : "unread";
