@@ -673,6 +673,34 @@ def test_trainer_keeps_the_drill_under_way_through_a_reload(server, browser) -> 
     assert not browser.find_element(By.ID, "drill").is_displayed()
 
 
+def test_trainer_lets_go_of_a_drill_answered_in_another_tab(server, browser) -> None:
+    """A drill answered otherwise in another tab was refused (409) at every try, its Answer button still offered, and
+    kept through a reload to be refused again: the way out was to find Deal."""
+    import urllib.request
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _deal_to(browser, url, "ivy")
+    label, payout = _right_answer(database, "ivy")
+    drill_id = browser.execute_script("return drill.id")
+    elsewhere = urllib.request.Request(f"{url}/v1/trainer/drills/{drill_id}/answer", method="POST",
+                                       data=json.dumps({"label": label, "payout": str(payout)}).encode(),
+                                       headers={"Content-Type": "application/json"})
+    assert urllib.request.urlopen(elsewhere).status == 200
+    Select(browser.find_element(By.ID, "label")).select_by_visible_text(label)
+    browser.find_element(By.ID, "payout").send_keys(str(payout + 1))
+    browser.find_element(By.ID, "submit").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "grade").text.endswith("(in another tab?): deal again"))
+    assert f"drill {drill_id} was answered already" in browser.find_element(By.ID, "grade").text
+    assert not browser.find_element(By.ID, "submit").is_enabled()
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "deal")
+    browser.refresh()
+    _open(browser, f"{url}/trainer")
+    assert not browser.find_element(By.ID, "drill").is_displayed()
+
+
 def test_trainer_shows_a_button_it_will_not_take_as_such(server, browser) -> None:
     """After the grade the Answer button, disabled, looked as it did when it took an answer (as Deal did while an
     answer was out): pressed, it did nothing, and nothing said why."""

@@ -23,10 +23,11 @@ async function reach(path, init) {
 }
 
 // A refused request's reason: the service's {"error"}, or the status of an answer that is not the
-// service's (a proxy's HTML page, which read as JSON said "Unexpected token '<'").
+// service's (a proxy's HTML page, which read as JSON said "Unexpected token '<'"); its status kept as ``status``.
 async function failure(response) {
   const data = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : {};
-  return new Error(data.error || `the server answered ${response.status} ${response.statusText}`.trim());
+  const words = data.error || `the server answered ${response.status} ${response.statusText}`.trim();
+  return Object.assign(new Error(words), {status: response.status});
 }
 
 // A box whose value does not match its pattern is refused in these words, checked as it is typed (the
