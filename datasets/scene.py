@@ -265,7 +265,8 @@ def _props_on_top(scene: Scene, rng: np.random.Generator, h: np.ndarray, library
 def render_scene(rng: np.random.Generator, library: Library, kind: str, anchor: list[str],
                  size: tuple[int, int], loose: bool = False) -> Scene:
     """Render one scene of ``kind`` ('cards' or 'tiles'): hands with hand 0 holding the ``anchor`` codes in
-    full view, or (``loose``) a close-up of 1 to 5 large loose items drawn at random, strewn or in a heap."""
+    full view, or (``loose``) a close-up of 1 to 5 large loose items drawn at random, strewn, in a heap or
+    in an overlapped row."""
     width, height = size
     h, tilt = _camera(rng, width, height, loose)
     inv = np.linalg.inv(h)
