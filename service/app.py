@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError, WebSocketRequestValidatio
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from oxeye.service.stream import Stream
     from oxeye.vision.detector import Detector
 
+# The methods a 405's Allow may name: HTTP's, less CONNECT and TRACE, which no route takes.
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # How a photo is sent, told to a client that sent one as a form's text.
 AS_A_FILE = "as a file (a form part with a filename, as curl -F image=@photo.jpg sends it)"
 
@@ -122,13 +125,23 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=400)
 
 
-async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
     """The framework's own errors (no such path, a method it does not take) in the same shape as ours; a form's
     text over 1 MB, most likely a photo sent as text, was told only "Part exceeded maximum size of 1024KB."."""
     words = str(error.detail)
     if words.startswith("Part exceeded maximum size"):
         words = f"a form field sent as text is over 1 MB: send {A_PHOTO} {AS_A_FILE}"
-    return JSONResponse({"error": words}, status_code=error.status_code, headers=error.headers)
+    headers = error.headers
+    if error.status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+        headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
+    return JSONResponse({"error": words}, status_code=error.status_code, headers=headers)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the request's path takes, for a 405's Allow: the framework named only the first route's
+    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all."""
+    return [method for method in METHODS if any(
+        route.matches({**request.scope, "method": method})[0] is Match.FULL for route in request.app.router.routes)]
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:

@@ -237,6 +237,14 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
     assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
 
 
+def test_a_method_not_allowed_names_every_method_the_path_takes(client: TestClient) -> None:
+    """A 405's Allow named only the first route's method: POST for /v1/tables, which is listed with GET."""
+    for path, methods in (("/v1/tables", "GET, POST"), ("/v1/tables/1", "GET, PATCH"), ("/v1/health", "GET, HEAD"),
+                          ("/v1/tables/1/rounds", "GET, POST"), ("/v1/evaluate", "POST")):
+        response = client.put(path)
+        assert (response.status_code, response.headers["Allow"]) == (405, methods), path
+
+
 def test_a_fault_of_the_service_is_an_error_as_data_too(tmp_path) -> None:
     """A ledger whose table has gone (a fault, not the request's): a 500 in JSON, no traceback sent."""
     app = create_app(Settings(data_dir=tmp_path))
