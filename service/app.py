@@ -68,8 +68,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.detector = named
     app.state.stream = _stream(app) if settings.source is not None else None
     for routes in (routes_rules, routes_ledger, routes_trainer, routes_photo):
-        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}.
-        app.include_router(routes.router, responses={422: {"model": Problem}})
+        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}; and
+        # any of them may be sent a body over what it can hold (BodyLimit), which went undocumented.
+        app.include_router(routes.router, responses={413: {"model": Problem}, 422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.add_middleware(BodyLimit, max_upload_bytes=settings.max_upload_bytes)
     app.include_router(routes_pages.router)

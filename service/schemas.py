@@ -72,6 +72,11 @@ class Problem(BaseModel):
     detail: list[dict[str, Any]] | None = None
 
 
+# Answered by a route that changes the ledger where the database refuses the change: it was left undocumented.
+UNWRITTEN: dict[int | str, dict[str, Any]] = {503: {
+    "model": Problem, "description": "the ledger could not be written (read-only, a full disk): nothing was recorded"}}
+
+
 class Counted(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
     code: str

@@ -75,6 +75,9 @@ def test_health_and_docs(client: TestClient) -> None:
               for method, operation in methods.items() for status, answer in operation["responses"].items()
               if status.startswith("4")}
     assert {"post /v1/hand 422", "get /v1/rules/{name} 404", "post /v1/evaluate 422"} <= errors.keys()
+    # a body over 1 MB is refused (413) wherever one is sent: the JSON routes left it out
+    assert {f"{method} {path}" for path, methods in schema["paths"].items() for method, operation in methods.items()
+            if "requestBody" in operation and "413" not in operation["responses"]} == set()
     assert {where: content for where, content in errors.items() if content != problem} == {}
 
 
@@ -660,6 +663,10 @@ def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_i
                 "error": "the ledger could not be written (attempt to write a readonly database): nothing was recorded"})
         assert client.get(f"/v1/tables/{table_id}").json() == before
         assert client.get("/v1/trainer/trainees/kit").json()["drills"] == 0
+        paths = client.get("/openapi.json").json()["paths"]  # and the schema says so: it named no 503
+        assert all("503" in paths[path][method]["responses"] for path, method in (
+            ("/v1/tables/{table_id}/rounds", "post"), ("/v1/tables", "post"), ("/v1/tables/{table_id}", "patch"),
+            ("/v1/trainer/drills", "post"), ("/v1/trainer/drills/{drill_id}/answer", "post")))
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
