@@ -29,8 +29,9 @@ def _idempotency_key(key: str | None) -> str | None:
     return key
 
 
-# A resend under it is answered with the round stored.
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", description="one per round; a resend reuses it"),
+# A resend under it is answered with the round stored. Its form is documented, as checked: the schema said any string.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", description="one per round; a resend reuses it",
+                                              json_schema_extra={"pattern": f"^[ -~]{{1,{KEY_MOST}}}$"}),
                            AfterValidator(_idempotency_key)]
 
 # Bodies read digit for digit: a table's inline rules read as floats were stored, shown and settled rounded.

@@ -51,7 +51,11 @@ def _plain_name(name: str) -> str:
     return name
 
 
-Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_plain_name)]
+# Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
+Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f]*$"},
+                            description="a name one can see: not spaces or zero-width characters alone, no control "
+                                        "character (a line break, a tab, a NUL)"),
+                 AfterValidator(_plain_name)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.

@@ -267,6 +267,22 @@ ROUND = {"hands": {"ann": "6-6 4-4 3-1 2-2 1-1", "bo": "6-5 4-1 5-5 3-3 2-2", "c
          "stakes": {"bo": 10, "cy": 5}}
 
 
+def test_the_schema_documents_the_names_and_keys_it_refuses(client: TestClient) -> None:
+    """The schema said a name or an Idempotency-Key was any string: a client checking a request against it sent a
+    control character in a name, or an empty key, and was refused (422) a request the schema called valid."""
+    schema = client.get("/openapi.json").json()
+    name = schema["components"]["schemas"]["TableIn"]["properties"]["name"]["pattern"]
+    key = next(p["schema"]["pattern"] for p in schema["paths"]["/v1/tables/{table_id}/rounds"]["post"]["parameters"]
+               if p["name"] == "Idempotency-Key")
+    table_id = _table(client).json()["id"]
+    for pattern, refused, taken in ((name, "ann\x85", "Zoë 2"), (name, "a\tb", "a b"), (key, "", "round 7"),
+                                    (key, "k" * 256, "~" * 255)):
+        assert (re.search(pattern, refused), bool(re.search(pattern, taken))) == (None, True), (pattern, refused)
+    assert _table(client, name="ann\x85").status_code == 422
+    sent = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": "k" * 256})
+    assert sent.status_code == 422
+
+
 def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None:
     table = _table(client).json()
     assert (table["banker"], table["balances"]) == ("ann", {"ann": 0, "bo": 0, "cy": 0})
