@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
+from oxeye.service.rules_files import preset_names
 
 
 def _rules_shape(rules: object) -> object:
@@ -30,7 +31,9 @@ def _hand_shape(hand: object) -> object:
     return hand
 
 
+# The presets named in the schema: it took any string, where one no preset is named is refused (400).
 RulesSpec = Annotated[str | dict[str, Any], BeforeValidator(_rules_shape),
+                      WithJsonSchema({"anyOf": [{"type": "string", "enum": preset_names()}, {"type": "object"}]}),
                       Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
                  Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]

@@ -283,6 +283,15 @@ def test_the_schema_documents_the_names_and_keys_it_refuses(client: TestClient) 
     assert sent.status_code == 422
 
 
+def test_the_schema_names_the_presets_a_body_s_rules_may_name(client: TestClient) -> None:
+    """A body's rules were documented as any string, where one that names no preset is refused (400)."""
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    for body in ("HandRequest", "SettleRequest", "TableIn", "DrillIn"):
+        named = next(s["enum"] for s in schema[body]["properties"]["rules"]["anyOf"] if s["type"] == "string")
+        assert named == list(client.get("/v1/rules").json()), body
+    assert client.post("/v1/hand", json={"rules": "", "hand": "3S 6H 8D 4C 8H"}).status_code == 400
+
+
 def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None:
     table = _table(client).json()
     assert (table["banker"], table["balances"]) == ("ann", {"ann": 0, "bo": 0, "cy": 0})
