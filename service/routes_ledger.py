@@ -19,6 +19,9 @@ from oxeye.service.schemas import UNWRITTEN, Problem, RoundIn, RoundOut, RowId, 
 PAGE, PAGE_MOST = 100, 1000  # tables or rounds listed at once: by default, and at most
 Limit = Annotated[int, Query(ge=1, le=PAGE_MOST, description="how many at most")]
 Row = TypeVar("Row", TableRow, RoundRow)
+# A list's answer, its Link header documented: the schema named no header, a client reading it found no next page.
+PAGED = {200: {"headers": {"Link": {"description": 'the next page, where more follow: <URL>; rel="next"',
+                                    "schema": {"type": "string"}}}}, 422: {"model": Problem}}
 
 
 def _idempotency_key(key: str | None) -> str | None:
@@ -76,7 +79,7 @@ def open_table(body: TableIn, db: Db) -> ExactJSONResponse:
     return _tables_answer(_table_out(ledger.create_table(db, body), {}), 201)
 
 
-@router.get("", response_model=list[TableOut], responses={422: {"model": Problem}})
+@router.get("", response_model=list[TableOut], responses=PAGED)
 def tables(request: Request, db: Db,
            after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last table id already read")] = 0,
            limit: Limit = PAGE) -> ExactJSONResponse:
@@ -117,7 +120,7 @@ router.add_api_route("/{table_id}/rounds", play_round, methods=["POST"], respons
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True,
-            responses={422: {"model": Problem}})
+            responses=PAGED)
 def rounds(table_id: RowId, request: Request, response: Response, db: Db,
            after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last round number already read")] = 0,
            limit: Limit = PAGE) -> list[RoundOut]:

@@ -62,8 +62,9 @@ async def evaluate_photo(request: Request, image: Photo, rules: Rules = "gnau", 
     return (await _read(request, image, rules, banker, stakes, keep))[0]
 
 
-@router.post("/evaluate/annotated.jpg", response_class=Response,
-             responses={200: {"content": {"image/jpeg": {}}}})
+@router.post("/evaluate/annotated.jpg", response_class=Response, responses={200: {
+    "content": {"image/jpeg": {}},
+    "headers": {"X-Kept": {"description": "the photo's stored name, with keep", "schema": {"type": "string"}}}}})
 async def evaluate_photo_annotated(request: Request, image: Photo, rules: Rules = "gnau", banker: Banker = 0,
                                    stakes: Stakes = "{}", keep: Keep = False) -> Response:
     """The same reading drawn on the photo: boxes, codes, each hand's ox and label, win or loss per seat; a photo

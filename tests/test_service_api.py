@@ -81,6 +81,17 @@ def test_health_and_docs(client: TestClient) -> None:
     assert {where: content for where, content in errors.items() if content != problem} == {}
 
 
+def test_the_schema_names_the_headers_answered(client: TestClient) -> None:
+    """A list's Link (its next page) and a kept drawing's X-Kept (the photo's stored name) were answered but not in
+    the schema, and /v1/live's 426 was described as a "Successful Response"."""
+    paths = client.get("/openapi.json").json()["paths"]
+    headers = {f"{path} {header}" for path, method in (("/v1/tables", "get"), ("/v1/tables/{table_id}/rounds", "get"),
+                                                       ("/v1/evaluate/annotated.jpg", "post"))
+               for header in paths[path][method]["responses"]["200"].get("headers", {})}
+    assert headers == {"/v1/tables Link", "/v1/tables/{table_id}/rounds Link", "/v1/evaluate/annotated.jpg X-Kept"}
+    assert "WebSocket" in paths["/v1/live"]["get"]["responses"]["426"]["description"]
+
+
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
     out = client.post("/v1/hand", json={"rules": "gnau", "hand": ["3S", "6H", "8D", "4C", "8H"]}).json()
     assert (out["category"], out["value"], out["label"], out["multiplier"]) == ("double_ox", "8", "Double-Ox 8", 3)
