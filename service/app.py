@@ -80,7 +80,24 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(WebSocketRequestValidationError, _invalid_socket)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _failure)
+    _close_forms(app)
     return app
+
+
+def _close_forms(app: FastAPI) -> None:
+    """The schema of each form the app takes (a photo's) closed to fields it does not name, as they are refused
+    (422): it let any other field be sent, a client checking against it refused for one the schema allowed."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = build()
+        for operation in (o for path in schema["paths"].values() for o in path.values()):
+            form = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data")
+            if form is not None:
+                schema["components"]["schemas"][form["schema"]["$ref"].rsplit("/", 1)[-1]]["additionalProperties"] = False
+        return schema
+
+    app.openapi = openapi
 
 
 def _warm_up(state: State) -> None:

@@ -92,6 +92,16 @@ def test_the_schema_names_the_headers_answered(client: TestClient) -> None:
     assert "WebSocket" in paths["/v1/live"]["get"]["responses"]["426"]["description"]
 
 
+def test_the_schema_closes_the_photo_forms_to_fields_they_refuse(client: TestClient) -> None:
+    """A photo form's schema let any other field be sent, where one is refused (422)."""
+    schema = client.get("/openapi.json").json()
+    for path in ("/v1/evaluate", "/v1/evaluate/annotated.jpg"):
+        form = schema["paths"][path]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]["$ref"]
+        assert schema["components"]["schemas"][form.rsplit("/", 1)[-1]]["additionalProperties"] is False, path
+        sent = client.post(path, files={"image": ("t.jpg", b"\xff\xd8")}, data={"stake": "5"})
+        assert (sent.status_code, sent.json()["error"][:24]) == (422, "unknown form field: 'sta"), path
+
+
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
     out = client.post("/v1/hand", json={"rules": "gnau", "hand": ["3S", "6H", "8D", "4C", "8H"]}).json()
     assert (out["category"], out["value"], out["label"], out["multiplier"]) == ("double_ox", "8", "Double-Ox 8", 3)
