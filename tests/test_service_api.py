@@ -93,13 +93,17 @@ def test_the_schema_names_the_headers_answered(client: TestClient) -> None:
 
 
 def test_the_schema_closes_the_photo_forms_to_fields_they_refuse(client: TestClient) -> None:
-    """A photo form's schema let any other field be sent, where one is refused (422)."""
+    """A photo form's schema let any other field be sent, or its text fields be sent empty, where each is refused (422)."""
     schema = client.get("/openapi.json").json()
     for path in ("/v1/evaluate", "/v1/evaluate/annotated.jpg"):
         form = schema["paths"][path]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]["$ref"]
-        assert schema["components"]["schemas"][form.rsplit("/", 1)[-1]]["additionalProperties"] is False, path
+        fields = schema["components"]["schemas"][form.rsplit("/", 1)[-1]]
+        assert fields["additionalProperties"] is False, path
+        assert (fields["properties"]["rules"]["minLength"], fields["properties"]["stakes"]["minLength"]) == (1, 1), path
         sent = client.post(path, files={"image": ("t.jpg", b"\xff\xd8")}, data={"stake": "5"})
         assert (sent.status_code, sent.json()["error"][:24]) == (422, "unknown form field: 'sta"), path
+        sent = client.post(path, files={"image": ("t.jpg", b"\xff\xd8")}, data={"rules": ""})
+        assert (sent.status_code, sent.json()["error"][:31]) == (422, "form field(s) 'rules' sent empt"), path
 
 
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
