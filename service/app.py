@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError, WebSocketRequestValidatio
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from oxeye.service.stream import Stream
     from oxeye.vision.detector import Detector
 
+# The methods a 405's Allow may name: HTTP's, less CONNECT and TRACE, which no route takes.
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # How a photo is sent, told to a client that sent one as a form's text.
 AS_A_FILE = "as a file (a form part with a filename, as curl -F image=@photo.jpg sends it)"
 
@@ -65,8 +68,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.detector = named
     app.state.stream = _stream(app) if settings.source is not None else None
     for routes in (routes_rules, routes_ledger, routes_trainer, routes_photo):
-        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}.
-        app.include_router(routes.router, responses={422: {"model": Problem}})
+        # A request the framework refuses is answered as a Problem too: FastAPI documented its own {"detail"}; and
+        # any of them may be sent a body over what it can hold (BodyLimit), which went undocumented.
+        app.include_router(routes.router, responses={413: {"model": Problem}, 422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.add_middleware(BodyLimit, max_upload_bytes=settings.max_upload_bytes)
     app.include_router(routes_pages.router)
@@ -76,7 +80,24 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(WebSocketRequestValidationError, _invalid_socket)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _failure)
+    _close_forms(app)
     return app
+
+
+def _close_forms(app: FastAPI) -> None:
+    """The schema of each form the app takes (a photo's) closed to fields it does not name, as they are refused
+    (422): it let any other field be sent, a client checking against it refused for one the schema allowed."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = build()
+        for operation in (o for path in schema["paths"].values() for o in path.values()):
+            form = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data")
+            if form is not None:
+                schema["components"]["schemas"][form["schema"]["$ref"].rsplit("/", 1)[-1]]["additionalProperties"] = False
+        return schema
+
+    app.openapi = openapi
 
 
 def _warm_up(state: State) -> None:
@@ -122,13 +143,23 @@ async def _bad_input(_request: Request, error: EngineError) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=400)
 
 
-async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
     """The framework's own errors (no such path, a method it does not take) in the same shape as ours; a form's
     text over 1 MB, most likely a photo sent as text, was told only "Part exceeded maximum size of 1024KB."."""
     words = str(error.detail)
     if words.startswith("Part exceeded maximum size"):
         words = f"a form field sent as text is over 1 MB: send {A_PHOTO} {AS_A_FILE}"
-    return JSONResponse({"error": words}, status_code=error.status_code, headers=error.headers)
+    headers = error.headers
+    if error.status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+        headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
+    return JSONResponse({"error": words}, status_code=error.status_code, headers=headers)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the request's path takes, for a 405's Allow: the framework named only the first route's
+    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all."""
+    return [method for method in METHODS if any(
+        route.matches({**request.scope, "method": method})[0] is Match.FULL for route in request.app.router.routes)]
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:

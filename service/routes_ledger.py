@@ -14,11 +14,14 @@ from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.exact_numbers import ExactJSONResponse, ExactNumbersRoute
-from oxeye.service.schemas import Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
+from oxeye.service.schemas import UNWRITTEN, Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # tables or rounds listed at once: by default, and at most
 Limit = Annotated[int, Query(ge=1, le=PAGE_MOST, description="how many at most")]
 Row = TypeVar("Row", TableRow, RoundRow)
+# A list's answer, its Link header documented: the schema named no header, a client reading it found no next page.
+PAGED = {200: {"headers": {"Link": {"description": 'the next page, where more follow: <URL>; rel="next"',
+                                    "schema": {"type": "string"}}}}, 422: {"model": Problem}}
 
 
 def _idempotency_key(key: str | None) -> str | None:
@@ -29,8 +32,9 @@ def _idempotency_key(key: str | None) -> str | None:
     return key
 
 
-# A resend under it is answered with the round stored.
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", description="one per round; a resend reuses it"),
+# A resend under it is answered with the round stored. Its form is documented, as checked: the schema said any string.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", description="one per round; a resend reuses it",
+                                              json_schema_extra={"pattern": f"^[ -~]{{1,{KEY_MOST}}}$"}),
                            AfterValidator(_idempotency_key)]
 
 # Bodies read digit for digit: a table's inline rules read as floats were stored, shown and settled rounded.
@@ -69,13 +73,13 @@ def _round_out(row: RoundRow) -> RoundOut:
 
 
 @router.post("", response_model=TableOut, status_code=201, dependencies=KeyChecked,
-             responses={401: {"model": Problem}, 409: {"model": Problem}})
+             responses={401: {"model": Problem}, 409: {"model": Problem}, **UNWRITTEN})
 def open_table(body: TableIn, db: Db) -> ExactJSONResponse:
     """Open a table with its house rules, seats (in order to the right) and first banker."""
     return _tables_answer(_table_out(ledger.create_table(db, body), {}), 201)
 
 
-@router.get("", response_model=list[TableOut], responses={422: {"model": Problem}})
+@router.get("", response_model=list[TableOut], responses=PAGED)
 def tables(request: Request, db: Db,
            after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last table id already read")] = 0,
            limit: Limit = PAGE) -> ExactJSONResponse:
@@ -94,7 +98,7 @@ def table(table_id: RowId, db: Db) -> ExactJSONResponse:
 
 
 @router.patch("/{table_id}", response_model=TableOut, dependencies=KeyChecked,
-              responses={401: {"model": Problem}, 422: {"model": Problem}})
+              responses={401: {"model": Problem}, 422: {"model": Problem}, **UNWRITTEN})
 def change_table(table_id: RowId, body: TableChange, db: Db) -> ExactJSONResponse:
     """Change a table's seats or banker, as when someone leaves or joins; balances are kept."""
     return _tables_answer(_table_out(ledger.change_table(db, table_id, body), ledger.round_counts(db, [table_id])))
@@ -112,11 +116,11 @@ def play_round(table_id: RowId, body: RoundIn, response: Response, db: Db, idemp
 router.add_api_route("/{table_id}/rounds", play_round, methods=["POST"], response_model=RoundOut, status_code=201,
                      dependencies=KeyChecked, response_model_exclude_unset=True,
                      responses={200: {"model": RoundOut, "description": "the round stored under this Idempotency-Key"},
-                                401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}})
+                                401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}, **UNWRITTEN})
 
 
 @router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True,
-            responses={422: {"model": Problem}})
+            responses=PAGED)
 def rounds(table_id: RowId, request: Request, response: Response, db: Db,
            after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last round number already read")] = 0,
            limit: Limit = PAGE) -> list[RoundOut]:

@@ -74,7 +74,8 @@ async def live(websocket: WebSocket, rules: Rules = "gnau", banker: Banker = 0, 
         receiving.cancel()
 
 
-@router.get("/live", status_code=426, response_class=JSONResponse, responses={426: {"model": Problem}})
+@router.get("/live", status_code=426, response_class=JSONResponse, responses={426: {
+    "model": Problem, "description": "a plain request: /v1/live is a WebSocket"}})  # was "Successful Response"
 async def live_over_http() -> JSONResponse:
     """/v1/live is a WebSocket: a plain request (a browser's address bar, curl) is told so; it was a bare
     404 "Not Found" for an endpoint README lists."""

@@ -19,9 +19,13 @@ from oxeye.vision.images import A_PHOTO
 router = APIRouter(prefix="/v1", tags=["photos"], responses={
     400: {"model": Problem}, 413: {"model": Problem}, 415: {"model": Problem}, 503: {"model": Problem}})
 Photo = Annotated[UploadFile, File(description=f"{A_PHOTO} of the table")]
-Rules = Annotated[str, Form(description="a preset name, or a JSON table of options with an optional 'base'")]
+# A text field sent empty is refused (refuse_empty), documented as such: the schema let it be sent so.
+FILLED = {"minLength": 1}
+Rules = Annotated[str, Form(description="a preset name, or a JSON table of options with an optional 'base'",
+                            json_schema_extra=FILLED)]
 Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's")]
-Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker')]
+Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker',
+                              json_schema_extra=FILLED)]
 Keep = Annotated[bool, Form(description="keep the photo in the data folder (it is not kept otherwise)")]
 FIELDS = ("image", "rules", "banker", "stakes", "keep")
 
@@ -62,8 +66,9 @@ async def evaluate_photo(request: Request, image: Photo, rules: Rules = "gnau", 
     return (await _read(request, image, rules, banker, stakes, keep))[0]
 
 
-@router.post("/evaluate/annotated.jpg", response_class=Response,
-             responses={200: {"content": {"image/jpeg": {}}}})
+@router.post("/evaluate/annotated.jpg", response_class=Response, responses={200: {
+    "content": {"image/jpeg": {}},
+    "headers": {"X-Kept": {"description": "the photo's stored name, with keep", "schema": {"type": "string"}}}}})
 async def evaluate_photo_annotated(request: Request, image: Photo, rules: Rules = "gnau", banker: Banker = 0,
                                    stakes: Stakes = "{}", keep: Keep = False) -> Response:
     """The same reading drawn on the photo: boxes, codes, each hand's ox and label, win or loss per seat; a photo

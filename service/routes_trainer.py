@@ -15,7 +15,7 @@ from oxeye.service.engine_json import json_number
 from oxeye.service.errors import ServiceError
 from oxeye.service.exact_numbers import ExactJSONResponse, ExactNumbersRoute
 from oxeye.service.rules_files import rules_from_spec
-from oxeye.service.schemas import AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId, TraineeName
+from oxeye.service.schemas import UNWRITTEN, AnswerIn, DrillIn, DrillOut, GradeOut, HistoryOut, Problem, RowId, TraineeName
 
 # Bodies read digit for digit: a payout, and a drill's inline rules, read as floats were graded rounded.
 router = APIRouter(prefix="/v1/trainer", tags=["trainer"], route_class=ExactNumbersRoute,
@@ -33,7 +33,7 @@ def _grade_out(drill: DrillRow, grade: trainer.Grade) -> GradeOut:
     return GradeOut(**{**vars(grade), "payout": json_number(grade.payout)}, banker=drill.banker, player=drill.player)
 
 
-@router.post("/drills", response_model=DrillOut, status_code=201)
+@router.post("/drills", response_model=DrillOut, status_code=201, responses=UNWRITTEN)
 def deal(body: DrillIn, db: Db) -> ExactJSONResponse:
     """Deal a banker's and a player's hand; the clock starts now. Its rules are answered as kept, digit for digit."""
     drill = trainer.new_drill(db, body.trainee, body.rules)
@@ -59,7 +59,7 @@ def answer(drill_id: RowId, body: AnswerIn, db: Db) -> GradeOut:
 
 
 router.add_api_route("/drills/{drill_id}/answer", answer, methods=["POST"], response_model=GradeOut,
-                     responses={409: {"model": Problem}})
+                     responses={409: {"model": Problem}, **UNWRITTEN})
 
 
 @router.get("/trainees/{trainee:path}", response_model=HistoryOut)

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
+from oxeye.service.rules_files import preset_names
 
 
 def _rules_shape(rules: object) -> object:
@@ -30,7 +31,9 @@ def _hand_shape(hand: object) -> object:
     return hand
 
 
+# The presets named in the schema: it took any string, where one no preset is named is refused (400).
 RulesSpec = Annotated[str | dict[str, Any], BeforeValidator(_rules_shape),
+                      WithJsonSchema({"anyOf": [{"type": "string", "enum": preset_names()}, {"type": "object"}]}),
                       Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
                  Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
@@ -51,7 +54,11 @@ def _plain_name(name: str) -> str:
     return name
 
 
-Name = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_plain_name)]
+# Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
+Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f]*$"},
+                            description="a name one can see: not spaces or zero-width characters alone, no control "
+                                        "character (a line break, a tab, a NUL)"),
+                 AfterValidator(_plain_name)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
@@ -70,6 +77,11 @@ class Problem(BaseModel):
 
     error: str
     detail: list[dict[str, Any]] | None = None
+
+
+# Answered by a route that changes the ledger where the database refuses the change: it was left undocumented.
+UNWRITTEN: dict[int | str, dict[str, Any]] = {503: {
+    "model": Problem, "description": "the ledger could not be written (read-only, a full disk): nothing was recorded"}}
 
 
 class Counted(BaseModel):

@@ -75,7 +75,35 @@ def test_health_and_docs(client: TestClient) -> None:
               for method, operation in methods.items() for status, answer in operation["responses"].items()
               if status.startswith("4")}
     assert {"post /v1/hand 422", "get /v1/rules/{name} 404", "post /v1/evaluate 422"} <= errors.keys()
+    # a body over 1 MB is refused (413) wherever one is sent: the JSON routes left it out
+    assert {f"{method} {path}" for path, methods in schema["paths"].items() for method, operation in methods.items()
+            if "requestBody" in operation and "413" not in operation["responses"]} == set()
     assert {where: content for where, content in errors.items() if content != problem} == {}
+
+
+def test_the_schema_names_the_headers_answered(client: TestClient) -> None:
+    """A list's Link (its next page) and a kept drawing's X-Kept (the photo's stored name) were answered but not in
+    the schema, and /v1/live's 426 was described as a "Successful Response"."""
+    paths = client.get("/openapi.json").json()["paths"]
+    headers = {f"{path} {header}" for path, method in (("/v1/tables", "get"), ("/v1/tables/{table_id}/rounds", "get"),
+                                                       ("/v1/evaluate/annotated.jpg", "post"))
+               for header in paths[path][method]["responses"]["200"].get("headers", {})}
+    assert headers == {"/v1/tables Link", "/v1/tables/{table_id}/rounds Link", "/v1/evaluate/annotated.jpg X-Kept"}
+    assert "WebSocket" in paths["/v1/live"]["get"]["responses"]["426"]["description"]
+
+
+def test_the_schema_closes_the_photo_forms_to_fields_they_refuse(client: TestClient) -> None:
+    """A photo form's schema let any other field be sent, or its text fields be sent empty, where each is refused (422)."""
+    schema = client.get("/openapi.json").json()
+    for path in ("/v1/evaluate", "/v1/evaluate/annotated.jpg"):
+        form = schema["paths"][path]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]["$ref"]
+        fields = schema["components"]["schemas"][form.rsplit("/", 1)[-1]]
+        assert fields["additionalProperties"] is False, path
+        assert (fields["properties"]["rules"]["minLength"], fields["properties"]["stakes"]["minLength"]) == (1, 1), path
+        sent = client.post(path, files={"image": ("t.jpg", b"\xff\xd8")}, data={"stake": "5"})
+        assert (sent.status_code, sent.json()["error"][:24]) == (422, "unknown form field: 'sta"), path
+        sent = client.post(path, files={"image": ("t.jpg", b"\xff\xd8")}, data={"rules": ""})
+        assert (sent.status_code, sent.json()["error"][:31]) == (422, "form field(s) 'rules' sent empt"), path
 
 
 def test_hand_matches_the_command_line_contract(client: TestClient) -> None:
@@ -237,6 +265,14 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
     assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
 
 
+def test_a_method_not_allowed_names_every_method_the_path_takes(client: TestClient) -> None:
+    """A 405's Allow named only the first route's method: POST for /v1/tables, which is listed with GET."""
+    for path, methods in (("/v1/tables", "GET, POST"), ("/v1/tables/1", "GET, PATCH"), ("/v1/health", "GET, HEAD"),
+                          ("/v1/tables/1/rounds", "GET, POST"), ("/v1/evaluate", "POST")):
+        response = client.put(path)
+        assert (response.status_code, response.headers["Allow"]) == (405, methods), path
+
+
 def test_a_fault_of_the_service_is_an_error_as_data_too(tmp_path) -> None:
     """A ledger whose table has gone (a fault, not the request's): a 500 in JSON, no traceback sent."""
     app = create_app(Settings(data_dir=tmp_path))
@@ -254,6 +290,31 @@ def _table(client: TestClient, **changes) -> dict:
 
 ROUND = {"hands": {"ann": "6-6 4-4 3-1 2-2 1-1", "bo": "6-5 4-1 5-5 3-3 2-2", "cy": "6-3 5-4 4-3 3-2 6-2"},
          "stakes": {"bo": 10, "cy": 5}}
+
+
+def test_the_schema_documents_the_names_and_keys_it_refuses(client: TestClient) -> None:
+    """The schema said a name or an Idempotency-Key was any string: a client checking a request against it sent a
+    control character in a name, or an empty key, and was refused (422) a request the schema called valid."""
+    schema = client.get("/openapi.json").json()
+    name = schema["components"]["schemas"]["TableIn"]["properties"]["name"]["pattern"]
+    key = next(p["schema"]["pattern"] for p in schema["paths"]["/v1/tables/{table_id}/rounds"]["post"]["parameters"]
+               if p["name"] == "Idempotency-Key")
+    table_id = _table(client).json()["id"]
+    for pattern, refused, taken in ((name, "ann\x85", "Zoë 2"), (name, "a\tb", "a b"), (key, "", "round 7"),
+                                    (key, "k" * 256, "~" * 255)):
+        assert (re.search(pattern, refused), bool(re.search(pattern, taken))) == (None, True), (pattern, refused)
+    assert _table(client, name="ann\x85").status_code == 422
+    sent = client.post(f"/v1/tables/{table_id}/rounds", json=ROUND, headers={**KEY, "Idempotency-Key": "k" * 256})
+    assert sent.status_code == 422
+
+
+def test_the_schema_names_the_presets_a_body_s_rules_may_name(client: TestClient) -> None:
+    """A body's rules were documented as any string, where one that names no preset is refused (400)."""
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    for body in ("HandRequest", "SettleRequest", "TableIn", "DrillIn"):
+        named = next(s["enum"] for s in schema[body]["properties"]["rules"]["anyOf"] if s["type"] == "string")
+        assert named == list(client.get("/v1/rules").json()), body
+    assert client.post("/v1/hand", json={"rules": "", "hand": "3S 6H 8D 4C 8H"}).status_code == 400
 
 
 def test_ledger_rounds_balances_and_the_bank_passing(client: TestClient) -> None:
@@ -652,6 +713,10 @@ def test_a_ledger_it_may_not_write_refuses_each_change_in_words_and_keeps_what_i
                 "error": "the ledger could not be written (attempt to write a readonly database): nothing was recorded"})
         assert client.get(f"/v1/tables/{table_id}").json() == before
         assert client.get("/v1/trainer/trainees/kit").json()["drills"] == 0
+        paths = client.get("/openapi.json").json()["paths"]  # and the schema says so: it named no 503
+        assert all("503" in paths[path][method]["responses"] for path, method in (
+            ("/v1/tables/{table_id}/rounds", "post"), ("/v1/tables", "post"), ("/v1/tables/{table_id}", "patch"),
+            ("/v1/trainer/drills", "post"), ("/v1/trainer/drills/{drill_id}/answer", "post")))
 
 
 def test_the_api_key_guards_changes_only(client: TestClient) -> None:
