@@ -61,6 +61,14 @@ def test_health_answers_while_every_worker_thread_is_busy(client: TestClient, mo
     assert health.status_code == 200 and answered_meanwhile and busy.result().status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/", "/trainer", "/live", "/upload", "/tables", "/favicon.ico", "/static/oxeye.js"])
+def test_the_pages_answer_head_as_get(client: TestClient, path: str) -> None:
+    """A link checker's or uptime monitor's HEAD of a page was a 405, the page reported down."""
+    head, get = client.head(path), client.get(path)
+    assert head.status_code == get.status_code == (204 if path == "/favicon.ico" else 200)  # no icon, said so
+    assert head.headers.get("content-type") == get.headers.get("content-type") and head.content == b""
+
+
 def test_health_and_docs(client: TestClient) -> None:
     assert client.get("/v1/health").json() == {"status": "ok", "version": "0.1.0", "database": "sqlite"}
     assert client.head("/v1/health").status_code == 200  # was 405, a monitor's "down"
