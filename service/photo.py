@@ -83,7 +83,7 @@ def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[i
                 other_game: int = 0) -> dict[str, Any]:
     """Every complete hand read under ``rules``, and the round settled against hand ``banker`` when it can be; where
     the photo shows ``other_game`` items of the other kind read surely, and none of this kind, the settlement's
-    problem says to choose rules played with them."""
+    problem says to choose rules played with them (``read_for_table`` counts them only where none of this kind is seen)."""
     hands = []
     for hand in reading.hands:
         entry: dict[str, Any] = {**hand.to_json(), "reading": None, "problem": None}
@@ -100,7 +100,7 @@ def score_photo(reading: Reading, rules: HouseRules, banker: int, stakes: dict[i
                 entry["problem"] = str(error)
         hands.append(entry)
     settlement = _settlement(reading, hands, rules, banker, stakes)
-    if other_game >= OTHER_GAME_SURE and not reading.items:
+    if other_game >= OTHER_GAME_SURE:
         other = _other_items(rules)
         settlement["problem"] = (f"no {rules.items} were seen, but {other_game} {other} were: these rules play with "
                                  f"{rules.items}; send the photo with rules for {other} "
