@@ -22,7 +22,7 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
 from oxeye.vision.detector import Detector
 from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
-                                 read_image)
+                                 read_image, write_picture)
 from oxeye.vision.reading import Hand, Item, Reading
 from readings import jpeg_header_saying, portrait_as_a_phone_stores_it
 
@@ -290,3 +290,24 @@ def test_a_200_megapixel_jpeg_is_decoded_at_an_eighth_from_past_pillows_own_limi
     header, then decoded at an eighth."""
     phone = decode_reduced(jpeg_header_saying(16320, 12240))
     assert (phone.scale, phone.width, phone.height, phone.pixels.shape) == (8, 16320, 12240, (1530, 2040, 3))
+
+
+def test_oxeye_detect_leaves_no_folder_behind_where_its_drawing_cannot_be_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """--annotate made the folders named for the drawing, then left them behind, empty, where it could not be encoded
+    (a panorama wider than a JPEG holds) or written (a full disk)."""
+    photo = tmp_path / "wide.png"
+    photo.write_bytes(cv2.imencode(".png", np.full((10, 66_000, 3), 90, np.uint8))[1].tobytes())
+    monkeypatch.setattr(Detector, "read", lambda *_, **__: Reading(66_000, 10, [], []))
+    monkeypatch.setattr(Detector, "__init__", lambda *_: None)
+    out = tmp_path / "new" / "deeper" / "drawn.jpg"
+    assert main(["detect", str(photo), "--annotate", str(out)]) == 2
+    assert "OpenCV cannot encode a 66000 x 10 colour picture as .jpg" in capsys.readouterr().err
+    assert sorted(tmp_path.iterdir()) == [photo]
+
+    def full_disk(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_picture(out, np.zeros((4, 4, 3), np.uint8))
+    assert sorted(tmp_path.iterdir()) == [photo]

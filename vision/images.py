@@ -23,7 +23,7 @@ import signal
 import threading
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -227,17 +227,17 @@ def write_picture(out: Path, picture: np.ndarray) -> None:
     into place): a full disk or a quota once left half a picture there, an earlier one lost; OSError saying why."""
     if problem := picture_problem(out):
         raise OSError(problem)
-    make_folder(out.parent)
     with opencv_quiet():  # OpenCV logs a line of its own where it cannot encode
         encoded, data = cv2.imencode(out.suffix, picture)
     if not encoded:
         raise OSError(f"cannot write {out}: OpenCV cannot encode a {picture.shape[1]} x {picture.shape[0]} colour "
                       f"picture as {out.suffix} (a JPEG holds 65,500 pixels a side, a WebP 16,383): name a .png")
-    try:
-        with written_aside(out) as partial:
-            partial.write_bytes(data.tobytes())
-    except OSError as error:
-        raise OSError(f"cannot write {out}: {error.strerror}") from None
+    with folder_made_for(out.parent):
+        try:
+            with written_aside(out) as partial:
+                partial.write_bytes(data.tobytes())
+        except OSError as error:
+            raise OSError(f"cannot write {out}: {error.strerror}") from None
 
 
 def file_in_the_way(folder: Path) -> Path | None:
@@ -254,6 +254,21 @@ def make_folder(folder: Path) -> None:
         raise OSError(f"cannot make the folder {folder}: {file_in_the_way(folder) or folder} is a file") from None
     except OSError as error:  # said "[Errno 1] Operation not permitted: 'imm/new'", the folder unnamed as such
         raise OSError(f"cannot make the folder {folder}: {error.strerror}") from None
+
+
+@contextmanager
+def folder_made_for(folder: Path) -> Iterator[None]:
+    """``folder`` made (``make_folder``) for the block, and the folders made for it removed again where the block
+    fails: a drawing that could not be written left the folders named for it behind, empty."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]  # deepest first
+    try:
+        make_folder(folder)
+        yield
+    except BaseException:
+        with suppress(OSError):  # one that another process has written in meanwhile is left, with those above it
+            for made in missing:
+                made.rmdir()
+        raise
 
 
 @contextmanager
