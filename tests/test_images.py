@@ -20,6 +20,7 @@ from PIL import Image, features
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
+from oxeye.service.settings import Settings
 from oxeye.vision.detector import Detector
 from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
                                  read_image, write_picture)
@@ -311,3 +312,13 @@ def test_oxeye_detect_leaves_no_folder_behind_where_its_drawing_cannot_be_writte
     with pytest.raises(OSError, match="No space left on device"):
         write_picture(out, np.zeros((4, 4, 3), np.uint8))
     assert sorted(tmp_path.iterdir()) == [photo]
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [(60_000, 4_000, 4), (64_000, 3_000, 4), (30_000, 5_000, 2)])
+def test_a_long_panorama_within_a_jpeg_s_limit_is_reduced_as_far_as_its_decoded_pixels_need(
+        width: int, height: int, scale: int) -> None:
+    """Its windows are short, so it was decoded at a half, or whole, to keep them the working side: a JPEG panorama of
+    up to 250 megapixels, which README says is read, was refused by the service over 40 megapixels decoded."""
+    panorama = decode_reduced(jpeg_header_saying(width, height), max_pixels=Settings().max_pixels)
+    assert (panorama.scale, panorama.width, panorama.height) == (scale, width, height)
+    assert panorama.pixels.shape[:2] == (-(-height // scale), -(-width // scale))

@@ -13,7 +13,8 @@ to no less than ``WORKING_SIDE`` pixels along its long side. The detector reads 
 416 pixels, and the classifier's crops need no more (``python -m bench.big_photos`` measures it). A
 panorama is read in windows of an ordinary frame's shape (``vision.tiles``), each as a frame: it is kept
 to no less than ``WORKING_SIDE`` along a window's long side (one of 12,000 x 2,000 reduced by its own long
-side, to 3,000 x 500, was read in windows of 667 pixels).
+side, to 3,000 x 500, was read in windows of 667 pixels), unless that would decode it to more pixels than
+``max_pixels``: then it is reduced as far as brings it within them.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
             limit, words = _limit(image, reduced, max_pixels, max_jpeg_pixels)
             if width * height > limit:
                 raise PhotoError(f"the image is {width} x {height} pixels; {words} is {limit:,} pixels", "too_large")
-            scale = _draft(image, working_side) if reduced else 1
+            scale = _draft(image, working_side, max_pixels) if reduced else 1
             if image.width * image.height > max_pixels:  # a JPEG that libjpeg reduces too little, or not at all
                 raise PhotoError(f"the image is {width} x {height} pixels, decoded at {image.width} x {image.height}; "
                                  f"the limit is {max_pixels:,} pixels decoded", "too_large")
@@ -140,11 +141,13 @@ def _limit(image: Image.Image, reduced: bool, max_pixels: int, max_jpeg_pixels: 
     return max_jpeg_pixels, "the limit for a JPEG"
 
 
-def _draft(image: Image.Image, working_side: int) -> int:
-    """The scale a JPEG is decoded at (``reduction``), set by Pillow's draft mode; 1 where libjpeg cannot
-    reduce it (draft answers None)."""
+def _draft(image: Image.Image, working_side: int, max_pixels: int) -> int:
+    """The scale a JPEG is decoded at (``reduction``), set by Pillow's draft mode, reduced further where that
+    would decode it to over ``max_pixels`` (a long panorama's windows are short: a 60,000 x 4,000 one was
+    decoded at a half, 60 megapixels, and refused); 1 where libjpeg cannot reduce it (draft answers None)."""
     width, height = image.size
-    scale = reduction(Tiling().window_side(width, height), working_side)
+    fits = next((s for s in (1, *reversed(REDUCTIONS)) if width * height <= max_pixels * s * s), REDUCTIONS[0])
+    scale = max(reduction(Tiling().window_side(width, height), working_side), fits)
     if scale == 1:
         return 1
     drafted = image.draft(None, (max(1, width // scale), max(1, height // scale)))
