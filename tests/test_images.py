@@ -322,3 +322,34 @@ def test_a_long_panorama_within_a_jpeg_s_limit_is_reduced_as_far_as_its_decoded_
     panorama = decode_reduced(jpeg_header_saying(width, height), max_pixels=Settings().max_pixels)
     assert (panorama.scale, panorama.width, panorama.height) == (scale, width, height)
     assert panorama.pixels.shape[:2] == (-(-height // scale), -(-width // scale))
+
+
+def _tiff_of(greys: np.ndarray, mode: str | None) -> bytes:
+    """``greys`` as a TIFF written by OpenCV (``mode`` None) or by Pillow in its ``mode``."""
+    if mode is None:
+        return cv2.imencode(".tiff", greys)[1].tobytes()
+    buffer = io.BytesIO()
+    Image.fromarray(greys, mode).save(buffer, "TIFF")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("scale", "dtype", "mode"), [
+    (1 / 255, np.float32, None),  # cv2.imwrite of a float photo: read black
+    (1.0, np.float32, None),  # of an 8-bit photo's floats
+    (1 / 255, np.float32, "F"),
+    (2**24, np.uint32, None),  # the 32 bits' whole range: read white (Pillow held those over 2**31 as negative)
+    (257, np.int32, "I"),  # a 16-bit photo's greys in Pillow's "I"
+])
+def test_a_tiff_of_32_bit_greys_is_read_on_the_scale_it_is_written_on(scale: float, dtype: type, mode: str | None) -> None:
+    """Pillow's conversion to 8 bits clipped 32-bit greys to 0 to 255: most photos written so read blank, no item in them."""
+    greys = np.random.default_rng(0).integers(0, 256, (60, 80), dtype=np.uint8)
+    photo = decode_photo(_tiff_of((greys * np.float64(scale)).astype(dtype), mode))
+    assert np.abs(photo.astype(int) - greys[..., None]).max() <= 1
+
+
+def test_a_tiff_of_colour_in_32_bit_floats_is_refused_as_one() -> None:
+    """It was 'not an image that can be read (send a JPEG, ... or TIFF photo)', as though a TIFF were not read."""
+    floats = np.random.default_rng(0).random((60, 80, 3), dtype=np.float32)
+    with pytest.raises(PhotoError, match=r"^the TIFF cannot be read: .*\(colour in 32 or 64 bits, or floating point\); "
+                                         r"save it with 8 or 16 bits a sample$"):
+        decode_photo(_tiff_of(floats, None))

@@ -49,6 +49,8 @@ JPEG_FORMATS = ("JPEG", "MPO")  # Pillow's MPO: a phone's JPEG with more picture
 # AVIF was a 500.
 PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "GIF", "BMP", "TIFF")
 A_PHOTO = f"a {', '.join(PHOTO_FORMATS[:-1])} or {PHOTO_FORMATS[-1]} photo"
+TIFF_SIGNATURES = (b"II*\0", b"MM\0*")  # a TIFF's first bytes, little-endian or big
+SAMPLE_FORMAT = 339  # the TIFF tag saying how samples are written: 1 unsigned integers, 2 signed, 3 floating point
 QUARTER_TURNS = (5, 6, 7, 8)  # the EXIF orientations that show a photo a quarter turned (a phone's portrait)
 
 # Pillow warns on stderr of a "decompression bomb" over 89 megapixels where it opens a photo before decode_reduced
@@ -124,6 +126,10 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
     except PhotoError:
         raise
     except UnidentifiedImageError:
+        if data.startswith(TIFF_SIGNATURES):  # a TIFF Pillow cannot open was called no image, as though a TIFF were not read
+            raise PhotoError("the TIFF cannot be read: it is cut short or damaged, or its samples are of a kind no camera "
+                             "writes (colour in 32 or 64 bits, or floating point); save it with 8 or 16 bits a sample",
+                             "corrupt") from None
         raise PhotoError(f"not an image that can be read (send {A_PHOTO})", "not_image") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
@@ -164,13 +170,29 @@ def reduction(side: int, working_side: int | None) -> int:
 
 
 def _eight_bit(image: Image.Image) -> Image.Image:
-    """``image`` with 16-bit greys (a scanner's PNG, a camera's TIFF) brought to 8 bits as OpenCV does:
-    Pillow's own conversion clips every grey over 255 to white, and the photo read as blank."""
+    """``image`` with greys of more than 8 bits brought to 8, where Pillow's own conversion clips every grey over 255
+    to white and the photo read as blank: 16-bit ones (a scanner's PNG, a camera's TIFF) as OpenCV does, and 32-bit
+    ones (``_deep_scale``) in proportion, from 0 to the scale they are written on."""
     from PIL import Image
 
-    if not image.mode.startswith("I;16"):
+    if image.mode.startswith("I;16"):
+        return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
+    if image.mode not in ("I", "F"):
         return image
-    return Image.fromarray((np.asarray(image, np.uint16) >> 8).astype(np.uint8), "L")
+    greys = np.asarray(image)
+    if image.mode == "I" and hasattr(image, "tag_v2") and image.tag_v2.get(SAMPLE_FORMAT, (1,))[0] == 1:
+        greys = greys.view(np.uint32)  # Pillow holds an unsigned TIFF's greys as signed: those over 2**31 were negative
+    eight = np.clip(greys.astype(np.float64) * (255 / _deep_scale(greys)), 0, 255).round()
+    return Image.fromarray(eight.astype(np.uint8), "L")
+
+
+def _deep_scale(greys: np.ndarray) -> float:
+    """The scale 32-bit greys are written on: the smallest of the usual ones that holds the brightest, 0 to 1 (floating
+    point, as a float photo is written), 255 (cv2.imwrite of an 8-bit photo's floats), 65,535 (a 16-bit photo's held in
+    32 bits, as Pillow's "I") or the 32 bits' whole range. A float photo of 0 to 1 read black, a full-range one white."""
+    scales = ((1.0,) if greys.dtype.kind == "f" else ()) + (255.0, 65_535.0, 2.0**32 - 1)
+    brightest = float(greys.max(initial=0))
+    return next((scale for scale in scales if brightest <= scale), scales[-1])
 
 
 def colourless(image: np.ndarray) -> bool:
