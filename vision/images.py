@@ -2,7 +2,8 @@
 pictures and other output may be written.
 
 A photo is turned upright as its EXIF orientation says, as a phone's gallery and a browser show it
-(a phone stores a portrait photo as landscape pixels with an orientation tag). Pillow reads the
+(a phone stores a portrait photo as landscape pixels with an orientation tag), or where it has none, as its
+XMP's says, as a photo editor shows it. Pillow reads the
 header first, so the pixel count is checked before anything is decoded (a small PNG can hold a
 decompression bomb), and its full decode fails on a truncated file where OpenCV returns the part
 it read, padded with grey, without a word.
@@ -20,6 +21,7 @@ side, to 3,000 x 500, was read in windows of 667 pixels), unless that would deco
 from __future__ import annotations
 
 import io
+import re
 import signal
 import threading
 import warnings
@@ -51,6 +53,9 @@ PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "GIF", "BMP", "TIFF")
 A_PHOTO = f"a {', '.join(PHOTO_FORMATS[:-1])} or {PHOTO_FORMATS[-1]} photo"
 TIFF_SIGNATURES = (b"II*\0", b"MM\0*")  # a TIFF's first bytes, little-endian or big
 SAMPLE_FORMAT = 339  # the TIFF tag saying how samples are written: 1 unsigned integers, 2 signed, 3 floating point
+XMP_TIFF_PREFIX = re.compile(rb"""\bxmlns:([\w.-]+)\s*=\s*["']http://ns\.adobe\.com/tiff/1\.0/["']""")
+UPRIGHT = {2: "FLIP_LEFT_RIGHT", 3: "ROTATE_180", 4: "FLIP_TOP_BOTTOM", 5: "TRANSPOSE", 6: "ROTATE_270", 7: "TRANSVERSE",
+           8: "ROTATE_90"}  # by EXIF orientation, what turns a photo upright (Pillow's Image.Transpose)
 QUARTER_TURNS = (5, 6, 7, 8)  # the EXIF orientations that show a photo a quarter turned (a phone's portrait)
 
 # Pillow warns on stderr of a "decompression bomb" over 89 megapixels where it opens a photo before decode_reduced
@@ -101,7 +106,7 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
     than ``working_side`` pixels along its long side (None: decoded whole), where what is decoded may hold
     ``max_pixels``. The pixels are checked from the header, before anything is decoded (a small PNG can hold
     a decompression bomb), so Pillow's own check, which refuses any photo over 179 megapixels, is off."""
-    from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
+    from PIL import ExifTags, Image, UnidentifiedImageError
 
     if not data:
         raise PhotoError(f"the file is empty: {A_PHOTO} is needed", "empty")
@@ -117,10 +122,12 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
             if image.width * image.height > max_pixels:  # a JPEG that libjpeg reduces too little, or not at all
                 raise PhotoError(f"the image is {width} x {height} pixels, decoded at {image.width} x {image.height}; "
                                  f"the limit is {max_pixels:,} pixels decoded", "too_large")
-            image.load()
-            turned = image.getexif().get(ExifTags.Base.Orientation) in QUARTER_TURNS
-            ImageOps.exif_transpose(image, in_place=True)
+            orientation = _orientation(image)
+            # Pillow loads a TIFF upright where it reads the orientation itself (EXIF, or XMP as most write it)
+            turn = 1 if image.format == "TIFF" and ExifTags.Base.Orientation in image.getexif() else orientation
             rgb = image if image.mode == "RGB" else _eight_bit(image).convert("RGB")
+            if turn in UPRIGHT:
+                rgb = rgb.transpose(Image.Transpose[UPRIGHT[turn]])
             # tobytes is the fastest way out of Pillow (np.asarray takes twice as long on a 12 MP photo)
             pixels = np.frombuffer(rgb.tobytes(), np.uint8).reshape(rgb.height, rgb.width, 3)
     except PhotoError:
@@ -133,7 +140,33 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
         raise PhotoError(f"not an image that can be read (send {A_PHOTO})", "not_image") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
+    if scale == 1:  # a TIFF's header gives its size upright already where its own tags turn it, not where its XMP does
+        return Decoded.whole(cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR))
+    turned = orientation in QUARTER_TURNS  # a JPEG's header gives its size as stored
     return Decoded(cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR), scale, *((height, width) if turned else (width, height)))
+
+
+def _orientation(image: Image.Image) -> int:
+    """How ``image`` is to be turned upright (1 to 8, EXIF's numbers): as its EXIF says, else as its XMP says. Pillow reads
+    XMP's tiff:Orientation only as most writers spell it: in single quotes, spaced or under another prefix, it was left
+    out and the photo read sideways."""
+    from PIL import ExifTags
+
+    exif = image.getexif()  # with Pillow's reading of XMP where the EXIF has none
+    if ExifTags.Base.Orientation in exif:
+        return exif[ExifTags.Base.Orientation]
+    packet = image.info.get("xmp") or image.info.get("XML:com.adobe.xmp") or b""
+    return _xmp_orientation(packet.encode() if isinstance(packet, str) else packet)
+
+
+def _xmp_orientation(packet: bytes) -> int:
+    """The tiff:Orientation an XMP packet gives, as an attribute or an element, under whatever prefix it binds the TIFF
+    namespace to; 1 where it gives none."""
+    for prefix in XMP_TIFF_PREFIX.findall(packet):
+        found = re.search(rb"\b" + re.escape(prefix) + rb":Orientation(?:\s*=\s*[\"']|\s*>)\s*([1-8])\s*[\"'<]", packet)
+        if found:
+            return int(found[1])
+    return 1
 
 
 def _limit(image: Image.Image, reduced: bool, max_pixels: int, max_jpeg_pixels: int) -> tuple[int, str]:
