@@ -17,7 +17,7 @@ from oxeye.service.errors import ServiceError
 from oxeye.service.settings import Settings
 from oxeye.vision.images import A_PHOTO, Decoded, PhotoError, decode_reduced, make_folder
 
-STATUS = {"empty": 400, "not_image": 415, "corrupt": 400, "too_large": 413}  # by PhotoError.reason
+STATUS = {"empty": 400, "not_image": 415, "unsupported": 415, "corrupt": 400, "too_large": 413}  # by PhotoError.reason
 FORM_ROOM = 1_000_000  # a photo form's other fields and its envelope, beside the photo itself
 JSON_LIMIT = 1_000_000  # any other body: a round's or a table's JSON is a few kB
 

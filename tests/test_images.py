@@ -404,3 +404,14 @@ def test_oxeye_detect_gives_a_photo_turned_by_its_xmp_alone_as_shown(tmp_path: P
     monkeypatch.setattr(Detector, "__init__", lambda *_: None)
     assert main(["detect", str(photo), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"width": 100, "height": 200, "items": [], "hands": []}
+
+
+def test_oxeye_detect_says_an_iphone_s_heic_photo_is_not_read_and_what_is(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """It was 'cannot read photo.heic as an image', nothing of which format would be read."""
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(100))  # a HEIC's ISO BMFF header
+    assert main(["detect", str(photo)]) == 2
+    assert capsys.readouterr().err == (f"oxeye detect: error: cannot read {photo}: it is a HEIC photo, which is not read: "
+                                       "make it a JPEG (an iPhone takes JPEGs where Settings > Camera > Formats is Most "
+                                       "Compatible)\n")

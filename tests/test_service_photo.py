@@ -201,6 +201,8 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
 @pytest.mark.parametrize(("data", "form", "status", "message"), [
     (b"", {}, 400, "the upload is empty: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo"),  # once "JPEG or PNG"
     (b"this is not a picture", {}, 415, "not an image"),
+    # an iPhone's photo: said to be no image, nothing of which format to send instead
+    (b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(100), {}, 415, "it is a HEIC photo, which is not read: make it a JPEG"),
     (_jpeg()[:400], {}, 400, "truncated or corrupt"),
     (b"\xff\xd8" + bytes(300_000), {}, 413, "too large: the limit is 200,000 bytes"),  # once "is 200,001 bytes"
     (_png(4000, 3000), {}, 413, "4000 x 3000 pixels"),

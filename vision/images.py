@@ -51,6 +51,7 @@ JPEG_FORMATS = ("JPEG", "MPO")  # Pillow's MPO: a phone's JPEG with more picture
 # AVIF was a 500.
 PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "GIF", "BMP", "TIFF")
 A_PHOTO = f"a {', '.join(PHOTO_FORMATS[:-1])} or {PHOTO_FORMATS[-1]} photo"
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")  # a HEIC's ISO BMFF brands
 TIFF_SIGNATURES = (b"II*\0", b"MM\0*")  # a TIFF's first bytes, little-endian or big
 SAMPLE_FORMAT = 339  # the TIFF tag saying how samples are written: 1 unsigned integers, 2 signed, 3 floating point
 XMP_TIFF_PREFIX = re.compile(rb"""\bxmlns:([\w.-]+)\s*=\s*["']http://ns\.adobe\.com/tiff/1\.0/["']""")
@@ -87,7 +88,8 @@ class Decoded:
 
 
 class PhotoError(ValueError):
-    """Why some bytes are not a photo to read; ``reason`` is "empty", "not_image", "corrupt" or "too_large"."""
+    """Why some bytes are not a photo to read; ``reason`` is "empty", "not_image", "unsupported" (an image of a format
+    not read), "corrupt" or "too_large"."""
 
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
@@ -137,6 +139,9 @@ def decode_reduced(data: bytes, max_pixels: int = MAX_PIXELS, max_jpeg_pixels: i
             raise PhotoError("the TIFF cannot be read: it is cut short or damaged, or its samples are of a kind no camera "
                              "writes (colour in 32 or 64 bits, or floating point); save it with 8 or 16 bits a sample",
                              "corrupt") from None
+        if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:  # an iPhone's photo, which oxeye detect called no image
+            raise PhotoError("it is a HEIC photo, which is not read: make it a JPEG (an iPhone takes JPEGs where "
+                             "Settings > Camera > Formats is Most Compatible)", "unsupported") from None
         raise PhotoError(f"not an image that can be read (send {A_PHOTO})", "not_image") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError(f"the image is truncated or corrupt ({error})", "corrupt") from None
