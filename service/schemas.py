@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -40,6 +41,28 @@ Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 
 
+def normal_name(name: str) -> str:
+    """A name as kept and looked up, in NFC: "Zoë" typed as one character (U+00EB) or as "e" and a combining
+    diaeresis, as some keyboards and pastes send it, made two seats, two trainees, that look the same."""
+    return unicodedata.normalize("NFC", name)
+
+
+def _normal(name: object) -> object:
+    """A name in its normal form before its length is checked; anything else left for the type's check."""
+    return normal_name(name) if isinstance(name, str) else name
+
+
+def _named_apart(named: object) -> object:
+    """An object keyed by name (a round's hands, stakes, onlookers) that names one person twice, written two ways,
+    is refused, as a key sent twice is: read as one, the last one's hand or stake silently won."""
+    if isinstance(named, dict):
+        twice = [name for name, count in Counter(map(_normal, named)).items() if count > 1]
+        if twice:
+            raise PydanticCustomError("name_twice", "{names} named more than once (written two ways)",
+                                      {"names": ", ".join(map(repr, twice))})
+    return named
+
+
 def _plain_name(name: str) -> str:
     """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never
     play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown blank),
@@ -57,8 +80,11 @@ def _plain_name(name: str) -> str:
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
 Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
-                                        "character (a line break, a tab, a NUL)"),
-                 AfterValidator(_plain_name)]
+                                        "character (a line break, a tab, a NUL); kept in Unicode's NFC"),
+                 BeforeValidator(_normal), AfterValidator(_plain_name)]
+Value = TypeVar("Value")
+# By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.
+ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
@@ -209,9 +235,9 @@ class TableOut(BaseModel):
 class RoundIn(RequestModel):
     """A round at a table: hands by seat name (the banker's included), stakes of the players who play."""
 
-    hands: dict[str, Hand]
-    stakes: dict[str, Stake]
-    onlookers: dict[str, list[OnlookerIn]] = Field(default={}, description="by the name of the player they back")
+    hands: ByName[Hand]
+    stakes: ByName[Stake]
+    onlookers: ByName[list[OnlookerIn]] = Field(default={}, description="by the name of the player they back")
 
 
 class RoundOut(BaseModel):

@@ -383,6 +383,24 @@ def test_bad_tables(client: TestClient, change: dict, status: int, message: str)
     assert client.get("/v1/tables").json() == []
 
 
+def test_a_name_written_either_way_unicode_allows_is_one_name(client: TestClient) -> None:
+    """"Zoë" typed as one character (U+00EB) and as "e" and a combining diaeresis, as some keyboards and pastes send
+    it, opened two seats that look the same, and a round naming one way had no seat for a table opened the other."""
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    assert _table(client, seats=[composed, decomposed, "bo"], banker="bo").status_code == 400  # one name twice
+    table = _table(client, seats=["bo", decomposed, "cy"], banker="bo").json()
+    assert (table["seats"], table["balances"]) == (["bo", composed, "cy"], {"bo": 0, composed: 0, "cy": 0})
+    hands = {"bo": ROUND["hands"]["ann"], composed: ROUND["hands"]["bo"], "cy": ROUND["hands"]["cy"]}
+    played = client.post(f"/v1/tables/{table['id']}/rounds", headers=KEY,
+                         json={"hands": hands, "stakes": {decomposed: 10, "cy": 5}})
+    assert played.status_code == 201, played.text
+    won = {player["name"]: player["delta"] for player in played.json()["settlement"]["players"]}
+    assert client.get(f"/v1/tables/{table['id']}").json()["balances"] == {"bo": -won[composed] - won["cy"], **won}
+    twice = client.post(f"/v1/tables/{table['id']}/rounds", headers=KEY,
+                        json={"hands": hands, "stakes": {decomposed: 10, composed: 10, "cy": 5}})
+    assert twice.status_code == 422 and f"stakes: {composed!r} named more than once" in twice.json()["error"]
+
+
 def test_bad_rounds_record_nothing(client: TestClient) -> None:
     table_id = _table(client).json()["id"]
     assert _table(client).status_code == 409

@@ -298,6 +298,20 @@ def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str
         assert response.status_code == 422 and message in response.json()["error"]
 
 
+def test_a_trainee_named_either_way_unicode_allows_is_one_trainee(app) -> None:
+    """A trainee "Zoë" dealt a drill with the name typed as one character (U+00EB) and another with "e" and a
+    combining diaeresis had two records, each with half the drills, that look the same."""
+    with TestClient(app) as client:
+        for name in ("Zo\u00eb", "Zoe\u0308"):
+            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
+            assert drill["trainee"] == "Zo\u00eb"
+            label, payout = _truth(app, drill["id"])
+            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+        for path in ("Zo%C3%AB", "Zoe%CC%88"):
+            record = client.get(f"/v1/trainer/trainees/{path}").json()
+            assert (record["trainee"], record["drills"]) == ("Zo\u00eb", 2)
+
+
 @pytest.mark.parametrize(("banker", "player", "reason"), [
     ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "the banker pays the player 7 × the stake of 10, less 3.5 to the house"),
     ("KS QH JD KC QD", "10S 9H 8D 4C 4H", "the player pays the banker 7 × the stake of 10"),
