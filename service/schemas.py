@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from datetime import datetime
@@ -41,22 +42,29 @@ Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 
 
+# What no one sees around a name: spaces (str.isspace's, a no-break one among them), zero-width ones, the joiners,
+# the direction marks, a word joiner and a byte-order mark, as a phone's keyboard or a paste leaves them.
+_AROUND = re.compile(r"^[\s\u200b-\u200f\u2060\ufeff]+|[\s\u200b-\u200f\u2060\ufeff]+$")
+
+
 def normal_name(name: str) -> str:
-    """A name as kept and looked up, in NFC: "Zoë" typed as one character (U+00EB) or as "e" and a combining
-    diaeresis, as some keyboards and pastes send it, made two seats, two trainees, that look the same."""
-    return unicodedata.normalize("NFC", name)
+    """A name as kept and looked up: in NFC, without what no one sees around it. "Zoë" typed as one character
+    (U+00EB) or as "e" and a combining diaeresis, as some keyboards and pastes send it, and "ana" or "ana " with
+    the space a phone's keyboard leaves, made two seats, two trainees, that look the same."""
+    return _AROUND.sub("", unicodedata.normalize("NFC", name))
 
 
-def _normal(name: object) -> object:
-    """A name in its normal form before its length is checked; anything else left for the type's check."""
-    return normal_name(name) if isinstance(name, str) else name
+def _composed(name: object) -> object:
+    """A name in NFC before its length is checked (a composition may lengthen it); anything else left for the
+    type's check."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
 
 
 def _named_apart(named: object) -> object:
     """An object keyed by name (a round's hands, stakes, onlookers) that names one person twice, written two ways,
     is refused, as a key sent twice is: read as one, the last one's hand or stake silently won."""
     if isinstance(named, dict):
-        twice = [name for name, count in Counter(map(_normal, named)).items() if count > 1]
+        twice = [name for name, count in Counter(map(normal_name, named)).items() if count > 1]
         if twice:
             raise PydanticCustomError("name_twice", "{names} named more than once (written two ways)",
                                       {"names": ", ".join(map(repr, twice))})
@@ -64,9 +72,9 @@ def _named_apart(named: object) -> object:
 
 
 def _plain_name(name: str) -> str:
-    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never
-    play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown blank),
-    and one holding a control character (a NUL, which PostgreSQL will not store; a line break, which splits
+    """A name in its normal form; one of spaces alone is refused: the engine settles no one so named, so such a
+    seat could never play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown
+    blank), and one holding a control character (a NUL, which PostgreSQL will not store; a line break, which splits
     the command line's lines)."""
     if not name.strip():
         raise ValueError("a name needs more than spaces")
@@ -74,14 +82,15 @@ def _plain_name(name: str) -> str:
         raise ValueError("a name needs a character one can see: a zero-width one is none")
     if any(unicodedata.category(c) == "Cc" for c in name):
         raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
-    return name
+    return normal_name(name)
 
 
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
 Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
-                                        "character (a line break, a tab, a NUL); kept in Unicode's NFC"),
-                 BeforeValidator(_normal), AfterValidator(_plain_name)]
+                                        "character (a line break, a tab, a NUL); kept in Unicode's NFC, without "
+                                        "the spaces and zero-width characters around it"),
+                 BeforeValidator(_composed), AfterValidator(_plain_name)]
 Value = TypeVar("Value")
 # By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.
 ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]

@@ -401,6 +401,19 @@ def test_a_name_written_either_way_unicode_allows_is_one_name(client: TestClient
     assert twice.status_code == 422 and f"stakes: {composed!r} named more than once" in twice.json()["error"]
 
 
+def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -> None:
+    """" ana", "ana\u00a0" (a no-break space, as a paste leaves it) and "ana\u200b" opened seats apart from "ana"
+    that look the same, and a round naming "ana" found no seat for the one typed with the space."""
+    table = _table(client, name="table one\u00a0", seats=[" ann", "bo\u00a0", "\ufeffcy\u200b"], banker="ann ").json()
+    assert (table["name"], table["seats"], table["banker"]) == ("table one", ["ann", "bo", "cy"], "ann")
+    assert _table(client).status_code == 409  # "table one" is taken
+    assert _table(client, name="two", seats=["ann", "ann\u3000"]).json()["error"] == "every seat needs a distinct name"
+    played = client.post(f"/v1/tables/{table['id']}/rounds", headers=KEY,
+                         json={**ROUND, "onlookers": {"bo ": [{"name": " dee\u2060", "stake": 1}]}})
+    assert played.status_code == 201, played.text
+    assert list(client.get(f"/v1/tables/{table['id']}").json()["balances"]) == ["ann", "bo", "cy", "dee"]
+
+
 def test_bad_rounds_record_nothing(client: TestClient) -> None:
     table_id = _table(client).json()["id"]
     assert _table(client).status_code == 409

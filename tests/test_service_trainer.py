@@ -312,6 +312,21 @@ def test_a_trainee_named_either_way_unicode_allows_is_one_trainee(app) -> None:
             assert (record["trainee"], record["drills"]) == ("Zo\u00eb", 2)
 
 
+def test_a_trainee_is_named_without_what_no_one_sees_around_the_name(app) -> None:
+    """" ana" and "ana\u00a0" (a no-break space, as a phone's keyboard or a paste leaves it) were trainees apart
+    from "ana", each with a record of their own, that look the same."""
+    with TestClient(app) as client:
+        for name in (" ana", "ana\u00a0", "\u200bana\ufeff"):
+            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
+            assert drill["trainee"] == "ana"
+            label, payout = _truth(app, drill["id"])
+            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+        for path in ("ana", "%20ana", "ana%C2%A0"):
+            record = client.get(f"/v1/trainer/trainees/{path}").json()
+            assert (record["trainee"], record["drills"]) == ("ana", 3)
+        assert client.post("/v1/trainer/drills", json={"trainee": " .. "}).status_code == 422  # no URL reaches it
+
+
 @pytest.mark.parametrize(("banker", "player", "reason"), [
     ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "the banker pays the player 7 × the stake of 10, less 3.5 to the house"),
     ("KS QH JD KC QD", "10S 9H 8D 4C 4H", "the player pays the banker 7 × the stake of 10"),
