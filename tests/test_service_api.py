@@ -308,7 +308,7 @@ def test_the_schema_documents_the_names_and_keys_it_refuses(client: TestClient) 
     key = next(p["schema"]["pattern"] for p in schema["paths"]["/v1/tables/{table_id}/rounds"]["post"]["parameters"]
                if p["name"] == "Idempotency-Key")
     table_id = _table(client).json()["id"]
-    for pattern, refused, taken in ((name, "ann\x85", "Zoë 2"), (name, "a\tb", "a b"), (key, "", "round 7"),
+    for pattern, refused, taken in ((name, "ann\x85", "Zoë 2"), (name, "a\tb", "a b"), (name, "Jos\ufffd", "José"), (key, "", "round 7"),
                                     (key, "k" * 256, "~" * 255)):
         assert (re.search(pattern, refused), bool(re.search(pattern, taken))) == (None, True), (pattern, refused)
     assert _table(client, name="ann\x85").status_code == 422
@@ -376,6 +376,7 @@ def test_balances_are_amounts_as_a_round_writes_them_and_refuse_to_outgrow_the_c
     ({"seats": ["ann", "\u200b"]}, 422, "seats.1: a name needs a character one can see"),  # a seat shown blank
     ({"seats": ["ann", "bo\x00"]}, 422, "seats.1: a name cannot hold a control character"),
     ({"banker": "ann\ncy"}, 422, "banker: a name cannot hold a control character"),
+    ({"seats": ["ann", "Jos\ufffd"]}, 422, "seats.1: a name cannot hold U+FFFD"),  # "José" read as Latin-1 somewhere
 ])
 def test_bad_tables(client: TestClient, change: dict, status: int, message: str) -> None:
     response = _table(client, **change)

@@ -290,6 +290,8 @@ def test_the_clock_leaves_out_the_wait_for_its_turn_to_write(app) -> None:
     ("x" * 101, "at most 100 characters"),
     ("%E2%80%8B", "a name needs a character one can see"),  # a zero-width space: a trainee shown blank
     ("%EF%BB%BF%E2%80%8D%20", "a name needs a character one can see"),
+    # bytes no UTF-8 text holds, decoded as U+FFFD: the record of a trainee named "\ufffd" was answered
+    ("%ff", "path.trainee: a name cannot hold U+FFFD"), ("Jos%E9", "a name cannot hold U+FFFD"),
 ])
 def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str, message: str) -> None:
     """As a drill for such a trainee is refused, so is the look-up of their record, not answered empty."""
