@@ -415,6 +415,32 @@ def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -
     assert list(client.get(f"/v1/tables/{table['id']}").json()["balances"]) == ["ann", "bo", "cy", "dee"]
 
 
+def test_names_an_older_version_kept_as_typed_are_still_the_people_a_request_names(client: TestClient) -> None:
+    """A table kept by a version that kept names as typed (" ann", "bo" with a no-break space, "Zoë" decomposed):
+    once names were read in their normal form, a round naming them found no seat ('no seat at this table for
+    ann'), and seats sent again opened new ones, each balance split between two people who look the same."""
+    table_id = _table(client, seats=["ann", "bo", "Zo\u00eb"]).json()["id"]
+    kept = {"ann": " ann", "bo": "bo\u00a0", "Zo\u00eb": "Zoe\u0308"}
+    with client.app.state.sessions() as db:
+        table = db.get(TableRow, table_id)
+        for row in [*table.seats, *table.totals]:
+            row.name = kept[row.name]
+        table.banker = kept[table.banker]
+        db.commit()
+    hands = {"ann": ROUND["hands"]["ann"], "bo": ROUND["hands"]["bo"], "Zo\u00eb": ROUND["hands"]["cy"]}
+    played = client.post(f"/v1/tables/{table_id}/rounds", headers=KEY,
+                         json={"hands": hands, "stakes": {"bo": 10, "Zo\u00eb": 5}, "onlookers": {"bo": [{"name": "dee",
+                                                                                                           "stake": 1}]}})
+    assert played.status_code == 201, played.text
+    won = {player["name"]: player["delta"] for player in played.json()["settlement"]["players"]}
+    assert set(won) == {"bo\u00a0", "Zoe\u0308"}
+    changed = client.patch(f"/v1/tables/{table_id}", headers=KEY, json={"seats": ["Zo\u00eb", "ann", "bo"], "banker": "bo"})
+    assert changed.status_code == 200, changed.text
+    table = changed.json()
+    assert (table["seats"], table["banker"]) == (["Zoe\u0308", " ann", "bo\u00a0"], "bo\u00a0")
+    assert list(table["balances"]) == ["Zoe\u0308", " ann", "bo\u00a0", "dee"]  # no one's balance split in two
+
+
 def test_bad_rounds_record_nothing(client: TestClient) -> None:
     table_id = _table(client).json()["id"]
     assert _table(client).status_code == 409

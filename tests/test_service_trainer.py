@@ -329,6 +329,27 @@ def test_a_trainee_is_named_without_what_no_one_sees_around_the_name(app) -> Non
         assert client.post("/v1/trainer/drills", json={"trainee": " .. "}).status_code == 422  # no URL reaches it
 
 
+def test_a_trainee_an_older_version_kept_as_typed_keeps_the_record(app) -> None:
+    """Drills an older version kept under the name as typed (" ana", "Zoë" decomposed) were no longer in the
+    record once names were read in their normal form: the trainee's record started again from nothing."""
+    with TestClient(app) as client:
+        for name, kept in (("ana", " ana"), ("ana", "ana"), ("Zo\u00eb", "Zoe\u0308")):
+            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
+            label, payout = _truth(app, drill["id"])
+            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+            with app.state.sessions() as session:
+                session.get(DrillRow, drill["id"]).trainee = kept
+                session.commit()
+        left = client.post("/v1/trainer/drills", json={"trainee": "ana"}).json()  # left unanswered, then another
+        with app.state.sessions() as session:
+            session.get(DrillRow, left["id"]).trainee = " ana"
+            session.commit()
+        client.post("/v1/trainer/drills", json={"trainee": "ana"})
+        records = [client.get(f"/v1/trainer/trainees/{path}").json() for path in ("ana", "%20ana", "Zoe%CC%88")]
+        assert [(r["trainee"], r["drills"], len(r["recent"]), r["skipped"]) for r in records] == [
+            ("ana", 2, 2, 1), ("ana", 2, 2, 1), ("Zo\u00eb", 1, 1, 0)]
+
+
 @pytest.mark.parametrize(("banker", "player", "reason"), [
     ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "the banker pays the player 7 × the stake of 10, less 3.5 to the house"),
     ("KS QH JD KC QD", "10S 9H 8D 4C 4H", "the player pays the banker 7 × the stake of 10"),
