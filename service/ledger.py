@@ -17,7 +17,8 @@ from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRo
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
-from oxeye.service.schemas import RoundIn, TableChange, TableIn, normal_name
+from oxeye.service.names import normal_name
+from oxeye.service.schemas import RoundIn, TableChange, TableIn
 
 
 def create_table(session: Session, new: TableIn) -> TableRow:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from datetime import datetime
@@ -14,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
+from oxeye.service.names import normal_name
 from oxeye.service.rules_files import preset_names
 
 
@@ -40,18 +40,6 @@ RulesSpec = Annotated[str | dict[str, Any], BeforeValidator(_rules_shape),
 Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
                  Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
-
-
-# What no one sees around a name: spaces (str.isspace's, a no-break one among them), zero-width ones, the joiners,
-# the direction marks, a word joiner and a byte-order mark, as a phone's keyboard or a paste leaves them.
-_AROUND = re.compile(r"^[\s\u200b-\u200f\u2060\ufeff]+|[\s\u200b-\u200f\u2060\ufeff]+$")
-
-
-def normal_name(name: str) -> str:
-    """A name as kept and looked up: in NFC, without what no one sees around it. "Zoë" typed as one character
-    (U+00EB) or as "e" and a combining diaeresis, as some keyboards and pastes send it, and "ana" or "ana " with
-    the space a phone's keyboard leaves, made two seats, two trainees, that look the same."""
-    return _AROUND.sub("", unicodedata.normalize("NFC", name))
 
 
 def _composed(name: object) -> object:

@@ -28,7 +28,7 @@ from oxeye.service.db import PAYOUT_CHARS, DrillRow, writing
 from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
-from oxeye.service.schemas import normal_name
+from oxeye.service.names import normal_name
 
 STAKES = (1, 2, 5, 10, 20, 25)
 
