@@ -81,7 +81,7 @@ def _plain_name(name: str) -> str:
 Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f\ufffd]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
                                         "character (a line break, a tab, a NUL) nor U+FFFD; kept in Unicode's NFC, without "
-                                        "the spaces and zero-width characters around it"),
+                                        "the spaces and zero-width characters around it, one space between its words"),
                  BeforeValidator(_composed), AfterValidator(_plain_name)]
 Value = TypeVar("Value")
 # By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.

@@ -409,6 +409,8 @@ def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -
     assert (table["name"], table["seats"], table["banker"]) == ("table one", ["ann", "bo", "cy"], "ann")
     assert _table(client).status_code == 409  # "table one" is taken
     assert _table(client, name="two", seats=["ann", "ann\u3000"]).json()["error"] == "every seat needs a distinct name"
+    # within a name, as between the words: "Mary  Ann" or "Mary\u00a0Ann" opened a seat apart from "Mary Ann"
+    assert _table(client, name="three", seats=["Mary Ann", "Mary\u00a0 Ann"], banker="Mary Ann").status_code == 400
     played = client.post(f"/v1/tables/{table['id']}/rounds", headers=KEY,
                          json={**ROUND, "onlookers": {"bo ": [{"name": " dee\u2060", "stake": 1}]}})
     assert played.status_code == 201, played.text

@@ -37,6 +37,14 @@ def _truth(app, drill_id: int) -> tuple[str, Decimal]:
     return result.players[0].evaluation.label, result.players[0].delta
 
 
+def _answered_right(app, client: TestClient, trainee: str) -> dict:
+    """A drill dealt to ``trainee`` and answered right; the deal's answer."""
+    drill = client.post("/v1/trainer/drills", json={"trainee": trainee}).json()
+    label, payout = _truth(app, drill["id"])
+    client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+    return drill
+
+
 @pytest.mark.parametrize("rules", ["gnau", "niuniu", "tau-ngau-macau"])
 def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
     with TestClient(app) as client:
@@ -305,10 +313,7 @@ def test_a_trainee_named_either_way_unicode_allows_is_one_trainee(app) -> None:
     combining diaeresis had two records, each with half the drills, that look the same."""
     with TestClient(app) as client:
         for name in ("Zo\u00eb", "Zoe\u0308"):
-            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
-            assert drill["trainee"] == "Zo\u00eb"
-            label, payout = _truth(app, drill["id"])
-            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+            assert _answered_right(app, client, name)["trainee"] == "Zo\u00eb"
         for path in ("Zo%C3%AB", "Zoe%CC%88"):
             record = client.get(f"/v1/trainer/trainees/{path}").json()
             assert (record["trainee"], record["drills"]) == ("Zo\u00eb", 2)
@@ -319,14 +324,20 @@ def test_a_trainee_is_named_without_what_no_one_sees_around_the_name(app) -> Non
     from "ana", each with a record of their own, that look the same."""
     with TestClient(app) as client:
         for name in (" ana", "ana\u00a0", "\u200bana\ufeff"):
-            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
-            assert drill["trainee"] == "ana"
-            label, payout = _truth(app, drill["id"])
-            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+            assert _answered_right(app, client, name)["trainee"] == "ana"
         for path in ("ana", "%20ana", "ana%C2%A0"):
             record = client.get(f"/v1/trainer/trainees/{path}").json()
             assert (record["trainee"], record["drills"]) == ("ana", 3)
         assert client.post("/v1/trainer/drills", json={"trainee": " .. "}).status_code == 422  # no URL reaches it
+
+
+def test_a_trainee_named_with_other_spaces_between_the_words_is_one_trainee(app) -> None:
+    """"Mary Ann", "Mary  Ann" (two spaces) and "Mary\u00a0Ann" (a no-break space, as a paste from a document leaves
+    it) were three trainees, each with a record of their own, that look the same."""
+    with TestClient(app) as client:
+        for name in ("Mary Ann", "Mary  Ann", "Mary\u00a0Ann"):
+            assert _answered_right(app, client, name)["trainee"] == "Mary Ann"
+        assert client.get("/v1/trainer/trainees/Mary%C2%A0%20Ann").json()["drills"] == 3
 
 
 def test_a_trainee_an_older_version_kept_as_typed_keeps_the_record(app) -> None:
@@ -334,9 +345,7 @@ def test_a_trainee_an_older_version_kept_as_typed_keeps_the_record(app) -> None:
     record once names were read in their normal form: the trainee's record started again from nothing."""
     with TestClient(app) as client:
         for name, kept in (("ana", " ana"), ("ana", "ana"), ("Zo\u00eb", "Zoe\u0308")):
-            drill = client.post("/v1/trainer/drills", json={"trainee": name}).json()
-            label, payout = _truth(app, drill["id"])
-            client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+            drill = _answered_right(app, client, name)
             with app.state.sessions() as session:
                 session.get(DrillRow, drill["id"]).trainee = kept
                 session.commit()
