@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
-from oxeye.service.names import normal_name
+from oxeye.service.names import normal_name, plain_name
 from oxeye.service.rules_files import preset_names
 
 
@@ -59,30 +59,12 @@ def _named_apart(named: object) -> object:
     return named
 
 
-def _plain_name(name: str) -> str:
-    """A name in its normal form; one of spaces alone is refused: the engine settles no one so named, so such a
-    seat could never play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown
-    blank), one holding a control character (a NUL, which PostgreSQL will not store; a line break, which splits
-    the command line's lines), and one holding U+FFFD, what a path's %ff is decoded to (a record was answered for
-    a trainee so named)."""
-    if not name.strip():
-        raise ValueError("a name needs more than spaces")
-    if all(unicodedata.category(c) in ("Cf", "Zs", "Zl", "Zp") or c.isspace() for c in name):
-        raise ValueError("a name needs a character one can see: a zero-width one is none")
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
-    if "\ufffd" in name:
-        raise ValueError("a name cannot hold U+FFFD, which stands for bytes that were no UTF-8: send it in UTF-8 "
-                         "(in a path, each byte percent-encoded: José as Jos%C3%A9)")
-    return normal_name(name)
-
-
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
 Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f\ufffd]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
                                         "character (a line break, a tab, a NUL) nor U+FFFD; kept in Unicode's NFC, without "
                                         "the spaces and zero-width characters around it, one space between its words"),
-                 BeforeValidator(_composed), AfterValidator(_plain_name)]
+                 BeforeValidator(_composed), AfterValidator(plain_name)]
 Value = TypeVar("Value")
 # By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.
 ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]

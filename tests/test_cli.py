@@ -103,6 +103,9 @@ def test_settle_reads_names_as_the_service_does() -> None:
                 players=[dict(ROUND["players"][0], name=" Ann\u00a0", onlookers=[{"name": "Dee\u200b", "stake": 1}])])
     out = json.loads(run("settle", "--json", stdin=json.dumps(game)).stdout)
     assert [out["banker"]["name"], out["players"][0]["name"], out["onlookers"][0]["name"]] == ["Zo\u00eb", "Ann", "Dee"]
+    for name, problem in (("Ann\nBo", "a name cannot hold a control character"), ("\u200b", "a name needs a character one can see")):
+        refused = run("settle", stdin=json.dumps(dict(ROUND, players=[dict(ROUND["players"][0], name=name)])))
+        assert refused.returncode == 2 and f"players[0]: {problem}" in refused.stderr  # "Ann\nBo" split the lines
     twice = run("settle", "--json", stdin=json.dumps(dict(ROUND, players=[ROUND["players"][0],
                                                                          dict(ROUND["players"][1], name="Ann ")])))
     assert twice.returncode == 2 and twice.stderr.startswith("oxeye settle: error: Ann is named twice"), twice.stderr
