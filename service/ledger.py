@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import Any
@@ -55,9 +56,13 @@ def change_table(session: Session, table_id: int, change: TableChange) -> TableR
 
 
 def _check_seats(seats: list[str], banker: str) -> None:
-    """Seats are named apart, and the banker sits at one."""
-    if len(set(seats)) != len(seats):
-        raise ServiceError("every seat needs a distinct name")
+    """Seats are named apart, the one named twice named (two names that look alike were refused without saying
+    which), and the banker sits at one."""
+    twice = [name for name, count in Counter(seats).items() if count > 1]
+    if twice:
+        raise ServiceError(f"{', '.join(map(repr, twice))} {'is' if len(twice) == 1 else 'are'} named at more than "
+                           "one seat (written alike, or apart only by spaces or Unicode's forms): every seat needs a "
+                           "distinct name")
     if banker not in seats:
         raise ServiceError(f"the banker {banker!r} has no seat at the table")
 

@@ -408,7 +408,10 @@ def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -
     table = _table(client, name="table one\u00a0", seats=[" ann", "bo\u00a0", "\ufeffcy\u200b"], banker="ann ").json()
     assert (table["name"], table["seats"], table["banker"]) == ("table one", ["ann", "bo", "cy"], "ann")
     assert _table(client).status_code == 409  # "table one" is taken
-    assert _table(client, name="two", seats=["ann", "ann\u3000"]).json()["error"] == "every seat needs a distinct name"
+    # said whom, where two names that look alike were told only 'every seat needs a distinct name'
+    twice = _table(client, name="two", seats=["ann", "bo", "ann\u3000"]).json()["error"]
+    assert twice == "'ann' is named at more than one seat (written alike, or apart only by spaces or Unicode's " \
+                    "forms): every seat needs a distinct name"
     # within a name, as between the words: "Mary  Ann" or "Mary\u00a0Ann" opened a seat apart from "Mary Ann"
     assert _table(client, name="three", seats=["Mary Ann", "Mary\u00a0 Ann"], banker="Mary Ann").status_code == 400
     played = client.post(f"/v1/tables/{table['id']}/rounds", headers=KEY,
