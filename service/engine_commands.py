@@ -16,6 +16,7 @@ from oxeye.engine.stats import frequencies
 from oxeye.service.engine_json import evaluation_json, json_number, settlement_json
 from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.exact_json import exact_loads
+from oxeye.service.names import plain_name
 from oxeye.service.rules_files import load_rules, preset_names, preset_text, rules_from_mapping
 
 
@@ -114,8 +115,18 @@ def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
     if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} == o.keys()
                                                   for o in onlookers):
         raise ValueError(f"{where} ({data['name']}): onlookers must be a list of objects with name and stake")
-    return Participant(str(data["name"]), hand, _amount(data.get("stake", Decimal(0))),
-                       tuple(Onlooker(str(o["name"]), _amount(o["stake"])) for o in onlookers))
+    return Participant(_name(data["name"], where), hand, _amount(data.get("stake", Decimal(0))),
+                       tuple(Onlooker(_name(o["name"], f"{where}'s onlookers"), _amount(o["stake"]))
+                             for o in onlookers))
+
+
+def _name(name: Any, where: str) -> str:
+    """A name read as the service reads it, refused as it refuses it: "Ann" and "Ann " were two players, both
+    shown "Ann", and a line break in one split the printed lines."""
+    try:
+        return plain_name(str(name))
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def _amount(value: Any) -> Any:

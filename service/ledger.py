@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from oxeye.service.db import BalanceRow, RoundKeyRow, RoundRow, SeatRow, TableRo
 from oxeye.service.engine_json import settlement_json
 from oxeye.service.rules_files import rules_from_spec
 from oxeye.service.errors import ServiceError
+from oxeye.service.names import normal_name
 from oxeye.service.schemas import RoundIn, TableChange, TableIn
 
 
@@ -43,8 +45,9 @@ def change_table(session: Session, table_id: int, change: TableChange) -> TableR
     with writing(session):
         _hold_table(session, table_id)
         table = get_table(session, table_id)
-        seats = [seat.name for seat in table.seats] if change.seats is None else change.seats
-        banker = change.banker or table.banker
+        kept = _as_kept(table)
+        seats = [seat.name for seat in table.seats] if change.seats is None else [kept.get(n, n) for n in change.seats]
+        banker = table.banker if change.banker is None else kept.get(change.banker, change.banker)
         _check_seats(seats, banker)
         _seat(table, seats)
         table.banker = banker
@@ -53,11 +56,37 @@ def change_table(session: Session, table_id: int, change: TableChange) -> TableR
 
 
 def _check_seats(seats: list[str], banker: str) -> None:
-    """Seats are named apart, and the banker sits at one."""
-    if len(set(seats)) != len(seats):
-        raise ServiceError("every seat needs a distinct name")
+    """Seats are named apart, the one named twice named (two names that look alike were refused without saying
+    which), and the banker sits at one."""
+    twice = [name for name, count in Counter(seats).items() if count > 1]
+    if twice:
+        raise ServiceError(f"{', '.join(map(repr, twice))} {'is' if len(twice) == 1 else 'are'} named at more than "
+                           "one seat (written alike, or apart only by spaces or Unicode's forms): every seat needs a "
+                           "distinct name")
     if banker not in seats:
         raise ServiceError(f"the banker {banker!r} has no seat at the table")
+
+
+def _as_kept(table: TableRow) -> dict[str, str]:
+    """The names the table keeps (its seats', then the others' with a balance) by their normal form: one an older
+    version kept as typed (" ann", "Zoë" decomposed) is still the person a request names, where a round found no
+    seat for them and seats sent again split a balance in two. Two kept names of one normal form: the seat's."""
+    kept: dict[str, str] = {}
+    for name in [seat.name for seat in table.seats] + [row.name for row in table.totals]:
+        kept.setdefault(normal_name(name), name)
+    return kept
+
+
+def _named_as_kept(played: RoundIn, kept: Mapping[str, str]) -> RoundIn:
+    """The round with each name in it as the table keeps it (``_as_kept``)."""
+    def name(sent: str) -> str:
+        return kept.get(sent, sent)
+
+    return played.model_copy(update={
+        "hands": {name(n): hand for n, hand in played.hands.items()},
+        "stakes": {name(n): stake for n, stake in played.stakes.items()},
+        "onlookers": {name(n): [o.model_copy(update={"name": name(o.name)}) for o in backers]
+                      for n, backers in played.onlookers.items()}})
 
 
 def _seat(table: TableRow, seats: list[str]) -> None:
@@ -110,6 +139,7 @@ def record_round(session: Session, table_id: int, played: RoundIn, key: str | No
     with writing(session):
         _hold_table(session, table_id)
         table = get_table(session, table_id)
+        played = _named_as_kept(played, _as_kept(table))
         stored = _stored_under(session, table, key, played) if key is not None else None
         if stored is not None:
             session.commit()  # lets the table's row go

@@ -66,8 +66,9 @@ router.add_api_route("/drills/{drill_id}/answer", answer, methods=["POST"], resp
 def history(trainee: Annotated[TraineeName, Path()], db: Db) -> HistoryOut:
     """A trainee's record: how many drills, how many right, how fast, and the latest ones (a name may hold
     a slash, sent as %2F); a name no drill can be dealt to is refused, as at the deal."""
-    return HistoryOut(trainee=trainee, **trainer.record(db, trainee), skipped=trainer.skipped(db, trainee),
-                      recent=[grade for d in trainer.latest(db, trainee, 20) if (grade := _regraded(d)) is not None])
+    names = trainer.kept_as(db, trainee)
+    return HistoryOut(trainee=trainee, **trainer.record(db, names), skipped=trainer.skipped(db, names),
+                      recent=[grade for d in trainer.latest(db, names, 20) if (grade := _regraded(d)) is not None])
 
 
 def _regraded(drill: DrillRow) -> GradeOut | None:

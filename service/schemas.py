@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
+from oxeye.service.names import normal_name, plain_name
 from oxeye.service.rules_files import preset_names
 
 
@@ -40,25 +42,32 @@ Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
 Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
 
 
-def _plain_name(name: str) -> str:
-    """A name of spaces alone is refused: the engine settles no one so named, so such a seat could never
-    play; so is one of characters no one sees alone (a zero-width space: a trainee, a seat, shown blank),
-    and one holding a control character (a NUL, which PostgreSQL will not store; a line break, which splits
-    the command line's lines)."""
-    if not name.strip():
-        raise ValueError("a name needs more than spaces")
-    if all(unicodedata.category(c) in ("Cf", "Zs", "Zl", "Zp") or c.isspace() for c in name):
-        raise ValueError("a name needs a character one can see: a zero-width one is none")
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
-    return name
+def _composed(name: object) -> object:
+    """A name in NFC before its length is checked (a composition may lengthen it); anything else left for the
+    type's check."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+
+
+def _named_apart(named: object) -> object:
+    """An object keyed by name (a round's hands, stakes, onlookers) that names one person twice, written two ways,
+    is refused, as a key sent twice is: read as one, the last one's hand or stake silently won."""
+    if isinstance(named, dict):
+        twice = [name for name, count in Counter(map(normal_name, named)).items() if count > 1]
+        if twice:
+            raise PydanticCustomError("name_twice", "{names} named more than once (written two ways)",
+                                      {"names": ", ".join(map(repr, twice))})
+    return named
 
 
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
-Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f]*$"},
+Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f\ufffd]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
-                                        "character (a line break, a tab, a NUL)"),
-                 AfterValidator(_plain_name)]
+                                        "character (a line break, a tab, a NUL) nor U+FFFD; kept in Unicode's NFC, without "
+                                        "the spaces and zero-width characters around it, one space between its words"),
+                 BeforeValidator(_composed), AfterValidator(plain_name)]
+Value = TypeVar("Value")
+# By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.
+ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
@@ -209,9 +218,9 @@ class TableOut(BaseModel):
 class RoundIn(RequestModel):
     """A round at a table: hands by seat name (the banker's included), stakes of the players who play."""
 
-    hands: dict[str, Hand]
-    stakes: dict[str, Stake]
-    onlookers: dict[str, list[OnlookerIn]] = Field(default={}, description="by the name of the player they back")
+    hands: ByName[Hand]
+    stakes: ByName[Stake]
+    onlookers: ByName[list[OnlookerIn]] = Field(default={}, description="by the name of the player they back")
 
 
 class RoundOut(BaseModel):

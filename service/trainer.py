@@ -8,7 +8,7 @@ import logging
 import random
 import statistics
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -28,6 +28,7 @@ from oxeye.service.db import PAYOUT_CHARS, DrillRow, writing
 from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
+from oxeye.service.names import normal_name
 
 STAKES = (1, 2, 5, 10, 20, 25)
 
@@ -205,27 +206,33 @@ def seconds(drill: Timed) -> float:
     return round((drill.answered - drill.dealt).total_seconds(), 2)
 
 
-def latest(session: Session, trainee: str, count: int) -> list[DrillRow]:
-    """A trainee's ``count`` latest answered drills, newest first."""
-    return list(session.scalars(select(DrillRow).where(DrillRow.trainee == trainee, DrillRow.answered.is_not(None))
+def kept_as(session: Session, trainee: str) -> list[str]:
+    """The names a trainee's drills are kept under: the name, and those an older version kept as typed (" ana",
+    "Zoë" decomposed), whose drills were left out of the record once names were read in their normal form."""
+    return [name for name in session.scalars(select(DrillRow.trainee).distinct()) if normal_name(name) == trainee]
+
+
+def latest(session: Session, names: Collection[str], count: int) -> list[DrillRow]:
+    """A trainee's ``count`` latest answered drills, newest first, kept under any of ``names`` (``kept_as``)."""
+    return list(session.scalars(select(DrillRow).where(DrillRow.trainee.in_(names), DrillRow.answered.is_not(None))
                                 .order_by(DrillRow.id.desc()).limit(count)))
 
 
-def record(session: Session, trainee: str) -> dict[str, float | int]:
+def record(session: Session, names: Collection[str]) -> dict[str, float | int]:
     """A trainee's ``summary``, read from the four columns it needs: each drill read whole, a record of 20,000
     took 0.46 s, which the page asks for after every answer (``python -m bench.trainer_speed``)."""
     return summary(session.execute(select(DrillRow.dealt, DrillRow.answered, DrillRow.ox_correct, DrillRow.payout_correct)
-                                   .where(DrillRow.trainee == trainee, DrillRow.answered.is_not(None))).all())
+                                   .where(DrillRow.trainee.in_(names), DrillRow.answered.is_not(None))).all())
 
 
-def skipped(session: Session, trainee: str) -> int:
+def skipped(session: Session, names: Collection[str]) -> int:
     """A trainee's drills dealt and left unanswered for a later one (the newest may be under way): counted
     apart, as the record counts only answered drills, and a trainee dealt again past each hard one scored well."""
-    newest = session.scalar(select(func.max(DrillRow.id)).where(DrillRow.trainee == trainee))
+    newest = session.scalar(select(func.max(DrillRow.id)).where(DrillRow.trainee.in_(names)))
     if newest is None:
         return 0
     return session.scalar(select(func.count()).select_from(DrillRow).where(
-        DrillRow.trainee == trainee, DrillRow.answered.is_(None), DrillRow.id < newest)) or 0
+        DrillRow.trainee.in_(names), DrillRow.answered.is_(None), DrillRow.id < newest)) or 0
 
 
 def summary(drills: Sequence[Timed]) -> dict[str, float | int]:

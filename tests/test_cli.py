@@ -96,6 +96,21 @@ def test_settle_reads_a_stake_written_as_text_as_the_service_does() -> None:
     assert refused.returncode == 2 and "stake must be a positive number" in refused.stderr
 
 
+def test_settle_reads_names_as_the_service_does() -> None:
+    """/v1/settle reads a name in NFC without the spaces around it, and refuses "Ann" and "Ann " as one person named
+    twice; oxeye settle settled them as two players, both shown "Ann", and wrote "Zoë" as it was sent, decomposed."""
+    game = dict(ROUND, banker=dict(ROUND["banker"], name="Zoe\u0308"),
+                players=[dict(ROUND["players"][0], name=" Ann\u00a0", onlookers=[{"name": "Dee\u200b", "stake": 1}])])
+    out = json.loads(run("settle", "--json", stdin=json.dumps(game)).stdout)
+    assert [out["banker"]["name"], out["players"][0]["name"], out["onlookers"][0]["name"]] == ["Zo\u00eb", "Ann", "Dee"]
+    for name, problem in (("Ann\nBo", "a name cannot hold a control character"), ("\u200b", "a name needs a character one can see")):
+        refused = run("settle", stdin=json.dumps(dict(ROUND, players=[dict(ROUND["players"][0], name=name)])))
+        assert refused.returncode == 2 and f"players[0]: {problem}" in refused.stderr  # "Ann\nBo" split the lines
+    twice = run("settle", "--json", stdin=json.dumps(dict(ROUND, players=[ROUND["players"][0],
+                                                                         dict(ROUND["players"][1], name="Ann ")])))
+    assert twice.returncode == 2 and twice.stderr.startswith("oxeye settle: error: Ann is named twice"), twice.stderr
+
+
 def test_settle_prints_amounts_as_its_json_writes_them() -> None:
     """Printed without --json, amounts were Decimal's own text: a stake of 1E2 won +7E+2, and 703.5 was -703.50."""
     game = dict(ROUND, players=[dict(ROUND["players"][0], stake="STAKE", onlookers=[{"name": "Dee", "stake": "0.50"}])])

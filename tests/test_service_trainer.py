@@ -37,6 +37,14 @@ def _truth(app, drill_id: int) -> tuple[str, Decimal]:
     return result.players[0].evaluation.label, result.players[0].delta
 
 
+def _answered_right(app, client: TestClient, trainee: str) -> dict:
+    """A drill dealt to ``trainee`` and answered right; the deal's answer."""
+    drill = client.post("/v1/trainer/drills", json={"trainee": trainee}).json()
+    label, payout = _truth(app, drill["id"])
+    client.post(f"/v1/trainer/drills/{drill['id']}/answer", json={"label": label, "payout": str(payout)})
+    return drill
+
+
 @pytest.mark.parametrize("rules", ["gnau", "niuniu", "tau-ngau-macau"])
 def test_a_right_answer_is_graded_right_and_recorded(app, rules: str) -> None:
     with TestClient(app) as client:
@@ -290,12 +298,65 @@ def test_the_clock_leaves_out_the_wait_for_its_turn_to_write(app) -> None:
     ("x" * 101, "at most 100 characters"),
     ("%E2%80%8B", "a name needs a character one can see"),  # a zero-width space: a trainee shown blank
     ("%EF%BB%BF%E2%80%8D%20", "a name needs a character one can see"),
+    # bytes no UTF-8 text holds, decoded as U+FFFD: the record of a trainee named "\ufffd" was answered
+    ("%ff", "path.trainee: a name cannot hold U+FFFD"), ("Jos%E9", "a name cannot hold U+FFFD"),
 ])
 def test_a_record_is_not_looked_up_under_a_name_no_drill_can_have(app, name: str, message: str) -> None:
     """As a drill for such a trainee is refused, so is the look-up of their record, not answered empty."""
     with TestClient(app) as client:
         response = client.get(f"/v1/trainer/trainees/{name}")
         assert response.status_code == 422 and message in response.json()["error"]
+
+
+def test_a_trainee_named_either_way_unicode_allows_is_one_trainee(app) -> None:
+    """A trainee "Zoë" dealt a drill with the name typed as one character (U+00EB) and another with "e" and a
+    combining diaeresis had two records, each with half the drills, that look the same."""
+    with TestClient(app) as client:
+        for name in ("Zo\u00eb", "Zoe\u0308"):
+            assert _answered_right(app, client, name)["trainee"] == "Zo\u00eb"
+        for path in ("Zo%C3%AB", "Zoe%CC%88"):
+            record = client.get(f"/v1/trainer/trainees/{path}").json()
+            assert (record["trainee"], record["drills"]) == ("Zo\u00eb", 2)
+
+
+def test_a_trainee_is_named_without_what_no_one_sees_around_the_name(app) -> None:
+    """" ana" and "ana\u00a0" (a no-break space, as a phone's keyboard or a paste leaves it) were trainees apart
+    from "ana", each with a record of their own, that look the same."""
+    with TestClient(app) as client:
+        for name in (" ana", "ana\u00a0", "\u200bana\ufeff"):
+            assert _answered_right(app, client, name)["trainee"] == "ana"
+        for path in ("ana", "%20ana", "ana%C2%A0"):
+            record = client.get(f"/v1/trainer/trainees/{path}").json()
+            assert (record["trainee"], record["drills"]) == ("ana", 3)
+        assert client.post("/v1/trainer/drills", json={"trainee": " .. "}).status_code == 422  # no URL reaches it
+
+
+def test_a_trainee_named_with_other_spaces_between_the_words_is_one_trainee(app) -> None:
+    """"Mary Ann", "Mary  Ann" (two spaces) and "Mary\u00a0Ann" (a no-break space, as a paste from a document leaves
+    it) were three trainees, each with a record of their own, that look the same."""
+    with TestClient(app) as client:
+        for name in ("Mary Ann", "Mary  Ann", "Mary\u00a0Ann"):
+            assert _answered_right(app, client, name)["trainee"] == "Mary Ann"
+        assert client.get("/v1/trainer/trainees/Mary%C2%A0%20Ann").json()["drills"] == 3
+
+
+def test_a_trainee_an_older_version_kept_as_typed_keeps_the_record(app) -> None:
+    """Drills an older version kept under the name as typed (" ana", "Zoë" decomposed) were no longer in the
+    record once names were read in their normal form: the trainee's record started again from nothing."""
+    with TestClient(app) as client:
+        for name, kept in (("ana", " ana"), ("ana", "ana"), ("Zo\u00eb", "Zoe\u0308")):
+            drill = _answered_right(app, client, name)
+            with app.state.sessions() as session:
+                session.get(DrillRow, drill["id"]).trainee = kept
+                session.commit()
+        left = client.post("/v1/trainer/drills", json={"trainee": "ana"}).json()  # left unanswered, then another
+        with app.state.sessions() as session:
+            session.get(DrillRow, left["id"]).trainee = " ana"
+            session.commit()
+        client.post("/v1/trainer/drills", json={"trainee": "ana"})
+        records = [client.get(f"/v1/trainer/trainees/{path}").json() for path in ("ana", "%20ana", "Zoe%CC%88")]
+        assert [(r["trainee"], r["drills"], len(r["recent"]), r["skipped"]) for r in records] == [
+            ("ana", 2, 2, 1), ("ana", 2, 2, 1), ("Zo\u00eb", 1, 1, 0)]
 
 
 @pytest.mark.parametrize(("banker", "player", "reason"), [
