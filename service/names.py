@@ -6,9 +6,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# What shows a name's letters in another order than they are kept, as a character class: "a\u202enn" shows "ann"
+# reversed in part, a seat or trainee looking like another (Unicode's embeddings, overrides and isolates).
+REORDERING = r"\u202a-\u202e\u2066-\u2069"
 # What no one sees around a name: spaces (str.isspace's, a no-break one among them), zero-width ones, the joiners,
-# the direction marks, a word joiner and a byte-order mark, as a phone's keyboard or a paste leaves them.
-_AROUND = re.compile(r"^[\s\u200b-\u200f\u2060\ufeff]+|[\s\u200b-\u200f\u2060\ufeff]+$")
+# the direction marks, embeddings and isolates, a word joiner and a byte-order mark, as a phone's keyboard or a
+# paste leaves them (a chat app's copy wraps a name in isolates).
+_INVISIBLE = rf"\s\u200b-\u200f{REORDERING}\u2060\ufeff"
+_AROUND = re.compile(rf"^[{_INVISIBLE}]+|[{_INVISIBLE}]+$")
 _SPACES = re.compile(r"\s+")  # within a name: "Mary  Ann", "Mary\u00a0Ann" (a paste from a document) are "Mary Ann"
 
 
@@ -23,14 +28,17 @@ def plain_name(name: str) -> str:
     """A name in its normal form, or a ValueError saying why it is refused: one of spaces alone (the engine settles
     no one so named, so such a seat could never play), of characters no one sees alone (a zero-width space: a
     trainee, a seat, shown blank), holding a control character (a NUL, which PostgreSQL will not store; a line
-    break, which splits the command line's lines), or holding U+FFFD, what a path's %ff is decoded to (a record
-    was answered for a trainee so named)."""
+    break, which splits the command line's lines), a reordering within it (a look-alike), or U+FFFD, what a path's
+    %ff is decoded to (a record was answered for a trainee so named)."""
     if not name.strip():
         raise ValueError("a name needs more than spaces")
     if all(unicodedata.category(c) in ("Cf", "Zs", "Zl", "Zp") or c.isspace() for c in name):
         raise ValueError("a name needs a character one can see: a zero-width one is none")
     if any(unicodedata.category(c) == "Cc" for c in name):
         raise ValueError("a name cannot hold a control character (a line break, a tab, a NUL)")
+    if re.search(f"[{REORDERING}]", normal_name(name)):
+        raise ValueError("a name cannot hold a direction override, embedding or isolate (U+202A to U+202E, U+2066 to "
+                         "U+2069), which shows its letters in another order than they are kept")
     if "\ufffd" in name:
         raise ValueError("a name cannot hold U+FFFD, which stands for bytes that were no UTF-8: send it in UTF-8 "
                          "(in a path, each byte percent-encoded: José as Jos%C3%A9)")

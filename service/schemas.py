@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from oxeye.service.db import PAYOUT_CHARS
-from oxeye.service.names import normal_name, plain_name
+from oxeye.service.names import REORDERING, normal_name, plain_name
 from oxeye.service.rules_files import preset_names
 
 
@@ -60,9 +60,11 @@ def _named_apart(named: object) -> object:
 
 
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
-Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pattern": r"^[^\u0000-\u001f\u007f-\u009f\ufffd]*$"},
+Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={
+                                "pattern": rf"^[{REORDERING}]*[^\u0000-\u001f\u007f-\u009f\ufffd{REORDERING}]*[{REORDERING}]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
-                                        "character (a line break, a tab, a NUL) nor U+FFFD; kept in Unicode's NFC, without "
+                                        "character (a line break, a tab, a NUL) nor U+FFFD, no direction override, "
+                                        "embedding or isolate but around it; kept in Unicode's NFC, without "
                                         "the spaces and zero-width characters around it, one space between its words"),
                  BeforeValidator(_composed), AfterValidator(plain_name)]
 Value = TypeVar("Value")

@@ -420,6 +420,21 @@ def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -
     assert list(client.get(f"/v1/tables/{table['id']}").json()["balances"]) == ["ann", "bo", "cy", "dee"]
 
 
+def test_a_name_showing_its_letters_reordered_is_refused_and_isolates_around_it_dropped(client: TestClient) -> None:
+    """An override within a name ("a\u202enn") shows its letters in another order than they are kept: a seat looking
+    like another, kept apart; around a name, the isolates a chat app's copy wraps it in opened a seat apart."""
+    schema = client.get("/openapi.json").json()
+    pattern = schema["components"]["schemas"]["TableIn"]["properties"]["name"]["pattern"]
+    for inside in ("a\u202enn", "a\u2066nn\u2069x", "\u202bann\u202c bo"):
+        refused = _table(client, seats=["ann", inside, "cy"])
+        assert refused.status_code == 422 and "direction override" in refused.json()["error"], inside
+        assert re.search(pattern, inside) is None, inside
+    table = _table(client, name="\u2068one\u2069", seats=["\u2068ann\u2069", "\u202ebo", "cy"], banker="ann").json()
+    assert (table["name"], table["seats"]) == ("one", ["ann", "bo", "cy"])
+    assert re.search(pattern, "\u2068ann\u2069")
+    assert [kept["name"] for kept in client.get("/v1/tables").json()] == ["one"]  # none of those refused
+
+
 def test_names_an_older_version_kept_as_typed_are_still_the_people_a_request_names(client: TestClient) -> None:
     """A table kept by a version that kept names as typed (" ann", "bo" with a no-break space, "Zoë" decomposed):
     once names were read in their normal form, a round naming them found no seat ('no seat at this table for
