@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import threading
@@ -16,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
@@ -73,6 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(routes.router, responses={413: {"model": Problem}, 422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.add_middleware(BodyLimit, max_upload_bytes=settings.max_upload_bytes)
+    app.add_middleware(HeadAsGet)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EngineError, _bad_input)
@@ -157,9 +160,40 @@ async def _http_error(request: Request, error: StarletteHTTPException) -> JSONRe
 
 def _allowed_methods(request: Request) -> list[str]:
     """Every method the request's path takes, for a 405's Allow: the framework named only the first route's
-    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all."""
+    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all; HEAD where GET is
+    (``HeadAsGet``)."""
     return [method for method in METHODS if any(
-        route.matches({**request.scope, "method": method})[0] is Match.FULL for route in request.app.router.routes)]
+        route.matches({**request.scope, "method": "GET" if method == "HEAD" else method})[0] is Match.FULL
+        for route in request.app.router.routes)]
+
+
+class _HeadersSent(Exception):
+    """A HEAD's answer is complete once its headers are sent: what the GET would go on to send is not wanted."""
+
+
+class HeadAsGet:
+    """ASGI middleware: a HEAD request answered as the GET of its path, with the same status and headers and no
+    body, whatever route answers it (one added later too): the API's GET routes, but health's, answered a link
+    checker's or an uptime monitor's HEAD with a 405, the service reported down. An endless body (the MJPEG
+    stream's) is not read: the app is stopped once the headers are sent."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            """The response's start sent on, its body left out."""
+            if message["type"] == "http.response.start":
+                await send(message)
+                await send({"type": "http.response.body", "body": b""})
+                raise _HeadersSent
+
+        with contextlib.suppress(_HeadersSent):
+            await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:

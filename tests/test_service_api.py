@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from oxeye.service import ledger, routes_rules
+from oxeye.service import ledger, routes_pages, routes_rules
 from oxeye.service.app import create_app
 from oxeye.service.db import RoundRow, TableRow, _switch_to_wal, dispose, open_database
 from oxeye.service.settings import Settings
@@ -67,6 +67,23 @@ def test_the_pages_answer_head_as_get(client: TestClient, path: str) -> None:
     head, get = client.head(path), client.get(path)
     assert head.status_code == get.status_code == (204 if path == "/favicon.ico" else 200)  # no icon, said so
     assert head.headers.get("content-type") == get.headers.get("content-type") and head.content == b""
+
+
+def test_every_get_route_answers_head_as_get(client: TestClient) -> None:
+    """HEAD, as a link checker or an uptime monitor sends it, was a 405 on every GET route of the API but health's
+    (/v1/rules, a table, /docs, ...), the service reported down; each route taking GET, one added later too,
+    answers it as GET: the same status and headers, no body."""
+    table = _table(client).json()["id"]
+    drill = client.post("/v1/trainer/drills", json={"trainee": "ana"}, headers=KEY).json()["id"]
+    filled = {"table_id": table, "drill_id": drill, "name": "gnau", "trainee": "ana"}
+    documented = [path for path, methods in client.get("/openapi.json").json()["paths"].items() if "get" in methods]
+    undocumented = [route.path for route in [*client.app.routes, *routes_pages.router.routes]
+                    if "GET" in (getattr(route, "methods", None) or ())]  # the docs and the pages
+    paths = [re.sub(r"\{(\w+)(:\w+)?\}", lambda field: str(filled[field[1]]), path) for path in documented + undocumented]
+    assert {"/v1/rules/gnau", f"/v1/tables/{table}/rounds", f"/v1/trainer/drills/{drill}/image.jpg", "/redoc"} <= set(paths)
+    for path in paths:
+        head, get = client.head(path), client.get(path)
+        assert (head.status_code, head.headers, head.content) == (get.status_code, get.headers, b""), path
 
 
 def test_health_and_docs(client: TestClient) -> None:
@@ -275,8 +292,8 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
 
 def test_a_method_not_allowed_names_every_method_the_path_takes(client: TestClient) -> None:
     """A 405's Allow named only the first route's method: POST for /v1/tables, which is listed with GET."""
-    for path, methods in (("/v1/tables", "GET, POST"), ("/v1/tables/1", "GET, PATCH"), ("/v1/health", "GET, HEAD"),
-                          ("/v1/tables/1/rounds", "GET, POST"), ("/v1/evaluate", "POST")):
+    for path, methods in (("/v1/tables", "GET, HEAD, POST"), ("/v1/tables/1", "GET, HEAD, PATCH"),
+                          ("/v1/health", "GET, HEAD"), ("/v1/tables/1/rounds", "GET, HEAD, POST"), ("/v1/evaluate", "POST")):
         response = client.put(path)
         assert (response.status_code, response.headers["Allow"]) == (405, methods), path
 
