@@ -94,6 +94,9 @@ def test_health_and_docs(client: TestClient) -> None:
     docs = client.get("/docs").text  # Swagger UI served from here: from a CDN it was a blank page offline
     scripts = re.findall(r"""(?:src|href)=['"]([^'"]+\.(?:js|css))['"]""", docs)
     assert len(scripts) == 2 and all(s.startswith("/") and len(client.get(s).content) > 100_000 for s in scripts)
+    redoc = client.get("/redoc")  # its script showed Redocly's logo from their CDN: barred from other origins
+    assert re.findall(r"""src=['"]([^'"]+)['"]""", redoc.text) == ["/static-offline-docs/redoc.standalone.js"]
+    assert redoc.headers["Content-Security-Policy"] == "default-src 'self' 'unsafe-inline' data: blob:"
     # every error is documented as it is answered, a Problem in JSON: 422 was FastAPI's {"detail"}, a preset's 404 text
     problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
     errors = {f"{method} {path} {status}": answer.get("content") for path, methods in schema["paths"].items()
