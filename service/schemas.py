@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import datetime
 from decimal import Decimal
@@ -74,8 +75,22 @@ Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={"pa
                  AfterValidator(_plain_name)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
+
+
+def _whole_number_text(number: object) -> object:
+    """A whole number sent as text (an id in a path, a page in a query, the banker's hand in a form) read only as
+    ASCII digits, with a minus for the range check to refuse: pydantic read "1_0" as 10 and "+1" or " 1" as 1, so
+    GET /v1/tables/1_0 answered table 10."""
+    if isinstance(number, str) and number and not re.fullmatch(r"-?[0-9]+", number):
+        raise PydanticCustomError("whole_number_text", "should be a whole number in digits, like 3, not '{text}'",
+                                  {"text": number})
+    return number
+
+
+# Every whole number a path, a query or a form sends, as text.
+DIGITS = BeforeValidator(_whole_number_text)
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
-RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created")]
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created"), DIGITS]
 
 
 class RequestModel(BaseModel):

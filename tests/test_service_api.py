@@ -331,6 +331,21 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
     assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
 
 
+@pytest.mark.parametrize(("path", "field", "text"), [
+    ("/v1/tables/1_0", "path.table_id", "1_0"), ("/v1/tables/+10", "path.table_id", "+10"),
+    ("/v1/tables/%2010", "path.table_id", " 10"), ("/v1/tables/1_0/rounds", "path.table_id", "1_0"),
+    ("/v1/tables?limit=1_0", "query.limit", "1_0"), ("/v1/tables?after=%2B9", "query.after", "+9"),
+    ("/v1/tables/1/rounds?after=0_0", "query.after", "0_0"), ("/v1/trainer/drills/%EF%BC%91/image.jpg", "path.drill_id", "１"),
+])
+def test_a_whole_number_in_a_url_is_digits(client: TestClient, path: str, field: str, text: str) -> None:
+    """An id or a page sent as "1_0" was read as 10, "+10" and " 10" as 10: GET /v1/tables/1_0 answered table 10."""
+    for _ in range(10):
+        _table(client)
+    response = client.get(path)
+    assert (response.status_code, response.json()["error"]) == (
+        422, f"{field}: should be a whole number in digits, like 3, not '{text}'")
+
+
 def test_a_method_not_allowed_names_every_method_the_path_takes(client: TestClient) -> None:
     """A 405's Allow named only the first route's method: POST for /v1/tables, which is listed with GET."""
     for path, methods in (("/v1/tables", "GET, HEAD, POST"), ("/v1/tables/1", "GET, HEAD, PATCH"),

@@ -232,6 +232,8 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
     (_jpeg(), {"stakes": '{"1": 5, "1": 7}'}, 400, "naming each hand once"),
     (_jpeg(), {"banker": "1", "stakes": '{"1": 5}'}, 400, "the banker stakes nothing"),  # once dropped unsaid
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
+    (_jpeg(), {"banker": "1_0"}, 422, "banker: should be a whole number in digits, like 3, not '1_0'"),  # hand 10
+    (_jpeg(), {"banker": "１"}, 422, "banker: should be a whole number in digits, like 3, not '１'"),  # hand 1
     (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
     (_jpeg(), {"rules": ""}, 422, "form field(s) 'rules' sent empty"),  # once read as gnau without a word
     (_jpeg(), {"banker": "", "stakes": ""}, 422, "form field(s) 'banker', 'stakes' sent empty"),
