@@ -253,8 +253,11 @@ def _words(problem: dict[str, Any]) -> str:
 def _reason(problem: dict[str, Any]) -> str:
     """What is wrong with a field: a validator's own words as it raised them, without pydantic's
     "Value error, " before them (``detail`` keeps pydantic's message as it gave it); a photo sent as a form's
-    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>"."""
+    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>", and one sent as the
+    whole body (curl --data-binary @photo.jpg) or in JSON only "Field required"."""
     words = problem["msg"].removeprefix("Value error, ")
     if words.startswith("Expected UploadFile"):
         return f"send {A_PHOTO} {AS_A_FILE}, not as text"
+    if problem["type"] == "missing" and tuple(problem["loc"]) == ("body", "image"):
+        return f"none was sent: send {A_PHOTO} {AS_A_FILE}, in a multipart/form-data body"
     return words

@@ -252,6 +252,17 @@ def test_a_photo_s_stakes_are_json_numbers_or_their_text() -> None:
     assert parse_stakes('{"1": "2.5", "2": 1e1, "3": "007"}', 0) == {1: Decimal("2.5"), 2: Decimal(10), 3: Decimal(7)}
 
 
+@pytest.mark.parametrize("how", [{"content": _jpeg(), "headers": {"Content-Type": "image/jpeg"}},
+                                 {"json": {"image": "a photo"}}, {"data": {"rules": "gnau"}}])
+def test_a_photo_sent_but_not_as_a_form_s_file_is_told_how_to_send_it(client: TestClient, how: dict) -> None:
+    """A photo sent as the whole body (curl --data-binary @photo.jpg), in JSON, or left out of the form was told
+    only "image: Field required"."""
+    response = client.post("/v1/evaluate", **how)
+    assert (response.status_code, response.json()["error"]) == (422, (
+        "image: none was sent: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part with a filename, "
+        "as curl -F image=@photo.jpg sends it), in a multipart/form-data body"))
+
+
 def test_a_photo_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:
     """curl -F 'image=<photo.jpg' sends the photo as text: it was told "Expected UploadFile, received: <class 'str'>"."""
     response = client.post("/v1/evaluate", data={"image": "\xff\xd8 a photo's bytes"})
