@@ -8,11 +8,12 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Literal, TypeVar
 
+from oxeye.engine.amounts import amount_from_text
 from oxeye.engine.cards import RANK_CODES
-from oxeye.engine.errors import RulesError, written
+from oxeye.engine.errors import EngineError, RulesError, written
 
 # The category vocabulary. Whole-hand specials look at all five items; split categories judge the
 # two items left after three are set aside as the ox; the fallback is the hand with no ox at all.
@@ -314,12 +315,14 @@ def _coerce(key: str, raw: object, hint: object) -> object:
     if hint is Decimal:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
             raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
-        try:
-            value = Decimal(str(raw))
-        except InvalidOperation:
-            value = None
+        if isinstance(raw, str):  # its text, read as every amount is
+            try:
+                return amount_from_text(raw)
+            except EngineError as error:
+                raise RulesError(f"option {key!r}: {error}") from None
+        value = Decimal(str(raw))
         # NaN, which JSON and TOML both write, once reached the range checks and raised InvalidOperation there
-        if value is None or not value.is_finite():
+        if not value.is_finite():
             raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
         return value
     if origin is tuple:

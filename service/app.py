@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import threading
@@ -12,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request, WebSocket, status
 from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oxeye.engine import EngineError
 from oxeye.service import routes_ledger, routes_live, routes_pages, routes_photo, routes_rules, routes_trainer, trainer
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
 
 # The methods a 405's Allow may name: HTTP's, less CONNECT and TRACE, which no route takes.
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+# Where fastapi_offline serves the docs pages' scripts, and what a page barred from other origins may still load.
+DOCS_STATIC = "/static-offline-docs"
+THIS_ORIGIN_ONLY = "default-src 'self' 'unsafe-inline' data: blob:"
 # How a photo is sent, told to a client that sent one as a form's text.
 AS_A_FILE = "as a file (a form part with a filename, as curl -F image=@photo.jpg sends it)"
 
@@ -61,8 +67,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     # /docs and /redoc with their scripts served from here: FastAPI's own load them from a CDN, a blank page
     # on a table's machine with no internet.
-    app = FastAPIOffline(title="OxEye", version=VERSION, lifespan=lifespan,
+    app = FastAPIOffline(title="OxEye", version=VERSION, lifespan=lifespan, redoc_url=None,
                          description="Reads ox-counting hands, settles rounds and keeps the table ledger.")
+    _redoc(app)
     app.state.settings = settings
     app.state.sessions = sessions
     app.state.detector = named
@@ -73,6 +80,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(routes.router, responses={413: {"model": Problem}, 422: {"model": Problem}})
     app.include_router(routes_live.router)
     app.add_middleware(BodyLimit, max_upload_bytes=settings.max_upload_bytes)
+    app.add_middleware(HeadAsGet)
     app.include_router(routes_pages.router)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EngineError, _bad_input)
@@ -82,6 +90,19 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(Exception, _failure)
     _close_forms(app)
     return app
+
+
+def _redoc(app: FastAPI) -> None:
+    """/redoc as fastapi_offline serves it, from here, but barred from any other origin: ReDoc's script shows
+    Redocly's logo from its CDN, a request to the internet from a page said to need none (offline, a broken
+    image); refused, the logo is left out."""
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        page = get_redoc_html(openapi_url=app.openapi_url, title=f"{app.title} - ReDoc", with_google_fonts=False,
+                              redoc_js_url=f"{DOCS_STATIC}/redoc.standalone.js", redoc_favicon_url=f"{DOCS_STATIC}/favicon.png")
+        page.headers["Content-Security-Policy"] = THIS_ORIGIN_ONLY
+        return page
 
 
 def _close_forms(app: FastAPI) -> None:
@@ -157,9 +178,40 @@ async def _http_error(request: Request, error: StarletteHTTPException) -> JSONRe
 
 def _allowed_methods(request: Request) -> list[str]:
     """Every method the request's path takes, for a 405's Allow: the framework named only the first route's
-    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all."""
+    (POST for /v1/tables, which takes GET too), where HTTP has the header list them all; HEAD where GET is
+    (``HeadAsGet``)."""
     return [method for method in METHODS if any(
-        route.matches({**request.scope, "method": method})[0] is Match.FULL for route in request.app.router.routes)]
+        route.matches({**request.scope, "method": "GET" if method == "HEAD" else method})[0] is Match.FULL
+        for route in request.app.router.routes)]
+
+
+class _HeadersSent(Exception):
+    """A HEAD's answer is complete once its headers are sent: what the GET would go on to send is not wanted."""
+
+
+class HeadAsGet:
+    """ASGI middleware: a HEAD request answered as the GET of its path, with the same status and headers and no
+    body, whatever route answers it (one added later too): the API's GET routes, but health's, answered a link
+    checker's or an uptime monitor's HEAD with a 405, the service reported down. An endless body (the MJPEG
+    stream's) is not read: the app is stopped once the headers are sent."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            """The response's start sent on, its body left out."""
+            if message["type"] == "http.response.start":
+                await send(message)
+                await send({"type": "http.response.body", "body": b""})
+                raise _HeadersSent
+
+        with contextlib.suppress(_HeadersSent):
+            await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 async def _failure(_request: Request, _error: Exception) -> JSONResponse:
@@ -201,8 +253,11 @@ def _words(problem: dict[str, Any]) -> str:
 def _reason(problem: dict[str, Any]) -> str:
     """What is wrong with a field: a validator's own words as it raised them, without pydantic's
     "Value error, " before them (``detail`` keeps pydantic's message as it gave it); a photo sent as a form's
-    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>"."""
+    text (curl -F 'image=<photo.jpg') was told "Expected UploadFile, received: <class 'str'>", and one sent as the
+    whole body (curl --data-binary @photo.jpg) or in JSON only "Field required"."""
     words = problem["msg"].removeprefix("Value error, ")
     if words.startswith("Expected UploadFile"):
         return f"send {A_PHOTO} {AS_A_FILE}, not as text"
+    if problem["type"] == "missing" and tuple(problem["loc"]) == ("body", "image"):
+        return f"none was sent: send {A_PHOTO} {AS_A_FILE}, in a multipart/form-data body"
     return words

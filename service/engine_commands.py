@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from oxeye.engine import HouseRules, Participant, evaluate, settle
+from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
+from oxeye.engine.amounts import amount_from_text
 from oxeye.engine.settlement import Onlooker
 from oxeye.engine.stats import frequencies
 from oxeye.service.engine_json import evaluation_json, json_number, settlement_json
@@ -115,9 +115,15 @@ def _participant(data: Any, where: str, stake_needed: bool) -> Participant:
     if not isinstance(onlookers, list) or not all(isinstance(o, Mapping) and {"name", "stake"} == o.keys()
                                                   for o in onlookers):
         raise ValueError(f"{where} ({data['name']}): onlookers must be a list of objects with name and stake")
-    return Participant(_name(data["name"], where), hand, _amount(data.get("stake", Decimal(0))),
-                       tuple(Onlooker(_name(o["name"], f"{where}'s onlookers"), _amount(o["stake"]))
-                             for o in onlookers))
+    name = _name(data["name"], where)
+    return Participant(name, hand, _amount(data.get("stake", Decimal(0)), name),
+                       tuple(_onlooker(o, f"{where}'s onlookers") for o in onlookers))
+
+
+def _onlooker(data: Mapping[str, Any], where: str) -> Onlooker:
+    """An onlooker's bet, its name and stake read as a seat's are."""
+    name = _name(data["name"], where)
+    return Onlooker(name, _amount(data["stake"], name))
 
 
 def _name(name: Any, where: str) -> str:
@@ -129,13 +135,15 @@ def _name(name: Any, where: str) -> str:
         raise ValueError(f"{where}: {error}") from None
 
 
-def _amount(value: Any) -> Any:
-    """A stake written as its text ("10") read as that number, as /v1/settle reads it; anything else is
-    left for the engine to judge, which refuses all but a positive number."""
-    if isinstance(value, str):
-        with contextlib.suppress(InvalidOperation):
-            return Decimal(value.strip())
-    return value
+def _amount(value: Any, name: str) -> Any:
+    """A stake written as its text ("10") read as that number, as /v1/settle reads it (by ``amount_from_text``);
+    anything else is left for the engine to judge, which refuses all but a positive number."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return amount_from_text(value)
+    except EngineError as error:
+        raise EngineError(f"{name}'s stake: {error}") from None
 
 
 def _stats(args: argparse.Namespace) -> int:

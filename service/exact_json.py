@@ -5,6 +5,7 @@ library only: the command line reads rounds and rules files with it too."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -15,7 +16,9 @@ def exact_loads(text: str | bytes, object_pairs_hook: Callable[[list[tuple[str, 
     twice in one object is refused unless ``object_pairs_hook`` reads the members itself: read as the last,
     ``{"rules": "gnau", "rules": "niuniu"}`` was settled as niuniu, and an answer's payout sent twice graded on
     the second. JSON nested deeper than Python recurses is refused too: its RecursionError was a 500 (a photo
-    form's rules or stakes of a few thousand '[') and a traceback from oxeye settle. Both as ``Unplaced``."""
+    form's rules or stakes of a few thousand '[') and a traceback from oxeye settle. So is a whole number of more
+    digits than Python reads (4300): its ValueError was a 500 from a photo form's rules, and "There was an error
+    parsing the body" from a JSON body. All as ``Unplaced``."""
     if isinstance(text, bytes):  # as json.loads reads bytes, so that the error can quote the text
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     try:
@@ -23,6 +26,10 @@ def exact_loads(text: str | bytes, object_pairs_hook: Callable[[list[tuple[str, 
                           object_pairs_hook=object_pairs_hook or (lambda pairs: _once_each(pairs, text)))
     except RecursionError:
         raise Unplaced("nested too deeply", text) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the only other the decoder raises: int() of too many digits
+        raise Unplaced(f"a whole number has more than {sys.get_int_max_str_digits()} digits", text) from None
 
 
 class Unplaced(json.JSONDecodeError):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from oxeye.engine import EngineError, HouseRules, Participant, evaluate, settle
+from oxeye.engine.amounts import read_amount
 from oxeye.engine.settlement import bank_passes, check_stake
 from oxeye.service.engine_json import evaluation_json, settlement_json
 from oxeye.service.errors import ServiceError
@@ -43,11 +44,13 @@ def parse_stakes(text: str, banker: int) -> dict[int, Decimal]:
             number = isinstance(amount, (int, Decimal, str)) and not isinstance(amount, bool)
             if not re.fullmatch(r"0|[1-9][0-9]*", key) or not number or int(key) in stakes:
                 raise ValueError(key)
-            stakes[int(key)] = Decimal(amount)
-    except (json.JSONDecodeError, ValueError, TypeError, InvalidOperation):
+            stakes[int(key)] = read_amount(amount)
+    except EngineError as error:  # an amount's text
+        raise ServiceError(f"stakes: {error}") from None
+    except (json.JSONDecodeError, ValueError, TypeError):
         raise ServiceError(f'stakes must be a JSON object naming each hand once by its index, to an amount, '
                            f'like {{"1": 10}}, not {text!r}') from None
-    bad = {k: str(v) for k, v in stakes.items() if not (v.is_finite() and v > 0)}
+    bad = {k: str(v) for k, v in stakes.items() if v <= 0}
     if bad:
         raise ServiceError(f"stakes must be positive amounts: {bad}")
     if banker in stakes:

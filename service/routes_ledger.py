@@ -14,10 +14,10 @@ from oxeye.service.deps import Db, KeyChecked
 from oxeye.service.engine_json import json_number
 from oxeye.service.errors import refuse_unknown_or_repeated
 from oxeye.service.exact_numbers import ExactJSONResponse, ExactNumbersRoute
-from oxeye.service.schemas import UNWRITTEN, Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
+from oxeye.service.schemas import DIGITS, UNWRITTEN, Problem, RoundIn, RoundOut, RowId, TableChange, TableIn, TableOut
 
 PAGE, PAGE_MOST = 100, 1000  # tables or rounds listed at once: by default, and at most
-Limit = Annotated[int, Query(ge=1, le=PAGE_MOST, description="how many at most")]
+Limit = Annotated[int, Query(ge=1, le=PAGE_MOST, description="how many at most"), DIGITS]
 Row = TypeVar("Row", TableRow, RoundRow)
 # A list's answer, its Link header documented: the schema named no header, a client reading it found no next page.
 PAGED = {200: {"headers": {"Link": {"description": 'the next page, where more follow: <URL>; rel="next"',
@@ -81,7 +81,7 @@ def open_table(body: TableIn, db: Db) -> ExactJSONResponse:
 
 @router.get("", response_model=list[TableOut], responses=PAGED)
 def tables(request: Request, db: Db,
-           after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last table id already read")] = 0,
+           after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last table id already read"), DIGITS] = 0,
            limit: Limit = PAGE) -> ExactJSONResponse:
     """The tables opened after the one of id ``after``, in the order they were opened, a page of at most ``limit``,
     each with who banks now and everyone's balance; where more follow, the Link header names the next page.
@@ -122,7 +122,7 @@ router.add_api_route("/{table_id}/rounds", play_round, methods=["POST"], respons
 @router.get("/{table_id}/rounds", response_model=list[RoundOut], response_model_exclude_unset=True,
             responses=PAGED)
 def rounds(table_id: RowId, request: Request, response: Response, db: Db,
-           after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last round number already read")] = 0,
+           after: Annotated[int, Query(ge=0, le=2**63 - 1, description="the last round number already read"), DIGITS] = 0,
            limit: Limit = PAGE) -> list[RoundOut]:
     """The recorded rounds numbered after ``after``, oldest first, a page of at most ``limit``; where more
     follow, the Link header names the next page. The whole list at once was 390 kB at 600 rounds."""

@@ -22,7 +22,7 @@ from oxeye.service.latest import Latest
 from oxeye.service.live import LiveTable
 from oxeye.service.photo import parse_stakes
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem
+from oxeye.service.schemas import DIGITS, Problem
 from oxeye.service.settings import Settings
 from oxeye.service.uploads import decode_upload
 
@@ -33,7 +33,7 @@ router = APIRouter(prefix="/v1", tags=["live"])
 BOUNDARY = "frame"
 
 Rules = Annotated[str, Query(description="a preset name, or a JSON table of options with an optional 'base'")]
-Banker = Annotated[int, Query(ge=0, description="which hand (by index in the reading) is the banker's")]
+Banker = Annotated[int, Query(ge=0, description="which hand (by index in the reading) is the banker's"), DIGITS]
 Stakes = Annotated[str, Query(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker')]
 
 

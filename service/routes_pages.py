@@ -11,8 +11,6 @@ from fastapi.responses import HTMLResponse, Response
 from oxeye.service.errors import ServiceError
 
 router = APIRouter(include_in_schema=False)
-# Each taken as HEAD too, as a link checker or an uptime monitor sends it: it was a 405, "down".
-PAGE = ("GET", "HEAD")
 _PAGES = resources.files("oxeye.service.pages")
 _STATIC = {"oxeye.css": "text/css", "oxeye.js": "text/javascript", "tables.js": "text/javascript"}
 _STREAM_OFF = ('<li id="stream">Camera stream: off; <code>oxeye serve --source</code> shows the server\'s own camera '
@@ -29,7 +27,7 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(_text(name))
 
 
-@router.api_route("/", methods=PAGE)
+@router.get("/")
 def index(request: Request) -> HTMLResponse:
     """The pages' links; the camera stream's only where there is one (else it led to a 404's raw JSON)."""
     page = _text("index.html")
@@ -38,37 +36,37 @@ def index(request: Request) -> HTMLResponse:
     return HTMLResponse(page)
 
 
-@router.api_route("/trainer", methods=PAGE)
+@router.get("/trainer")
 def trainer() -> HTMLResponse:
     """The dealer trainer: deal a drill over the API, answer it, see the grade."""
     return _page("trainer.html")
 
 
-@router.api_route("/live", methods=PAGE)
+@router.get("/live")
 def live() -> HTMLResponse:
     """The live table: the browser's camera read frame by frame over ``/v1/live``."""
     return _page("live.html")
 
 
-@router.api_route("/upload", methods=PAGE)
+@router.get("/upload")
 def upload() -> HTMLResponse:
     """A photo form over ``/v1/evaluate``: the hands, the settlement and the photo drawn over."""
     return _page("upload.html")
 
 
-@router.api_route("/tables", methods=PAGE)
+@router.get("/tables")
 def tables() -> HTMLResponse:
     """The table ledger: open a table, record its rounds, see who banks and who owes whom."""
     return _page("tables.html")
 
 
-@router.api_route("/favicon.ico", methods=PAGE)
+@router.get("/favicon.ico")
 def favicon() -> Response:
     """No icon, said without an error: a 404 here was logged as an error on every page."""
     return Response(status_code=204)
 
 
-@router.api_route("/static/{name}", methods=PAGE)
+@router.get("/static/{name}")
 def static(name: str) -> Response:
     """The pages' shared stylesheet and script."""
     if name not in _STATIC:

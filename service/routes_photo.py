@@ -12,7 +12,7 @@ from oxeye.service.deps import detector
 from oxeye.service.errors import ServiceError, refuse_empty, refuse_unknown_or_repeated
 from oxeye.service.photo import annotated_jpeg, parse_stakes, read_for_table, score_photo
 from oxeye.service.rules_files import rules_from_text
-from oxeye.service.schemas import Problem
+from oxeye.service.schemas import DIGITS, Problem
 from oxeye.service.uploads import decode_upload, keep_photo
 from oxeye.vision.images import A_PHOTO
 
@@ -23,7 +23,7 @@ Photo = Annotated[UploadFile, File(description=f"{A_PHOTO} of the table")]
 FILLED = {"minLength": 1}
 Rules = Annotated[str, Form(description="a preset name, or a JSON table of options with an optional 'base'",
                             json_schema_extra=FILLED)]
-Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's")]
+Banker = Annotated[int, Form(ge=0, description="which hand (by index in the reading) is the banker's"), DIGITS]
 Stakes = Annotated[str, Form(description='JSON: stakes by hand index, e.g. {"1": 10, "2": 5}; 1 where not given, none for the banker',
                               json_schema_extra=FILLED)]
 Keep = Annotated[bool, Form(description="keep the photo in the data folder (it is not kept otherwise)")]

@@ -18,7 +18,6 @@ router = APIRouter(prefix="/v1", responses={400: {"model": Problem}})
 
 
 @router.get("/health", response_model=Health)
-@router.head("/health", include_in_schema=False)
 async def health(request: Request) -> Health:
     """Whether the service is up, and which database it writes to (HEAD too: uptime checks send it); on the
     event loop, not in a worker thread: with all of them busy (60 trainees drawing drills) it waited 8.7 s."""

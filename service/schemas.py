@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from datetime import datetime
@@ -12,6 +13,7 @@ from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from oxeye.engine.amounts import AMOUNT_TEXT, amount_from_text, read_amount
 from oxeye.service.db import PAYOUT_CHARS
 from oxeye.service.names import REORDERING, normal_name, plain_name
 from oxeye.service.rules_files import preset_names
@@ -39,7 +41,19 @@ RulesSpec = Annotated[str | dict[str, Any], BeforeValidator(_rules_shape),
                       Field(description="a preset name, or a table of options with an optional 'base' preset")]
 Hand = Annotated[list[str] | str, BeforeValidator(_hand_shape),
                  Field(description="five codes: a list, or one string split on spaces", examples=[["3S", "6H", "8D", "4C", "8H"]])]
-Stake = Annotated[Decimal, Field(gt=0, description="a positive amount", examples=[10])]
+
+
+def _amount_if_text(stake: object) -> object:
+    """A stake sent as text read by the one grammar every amount is read by: pydantic's Decimal took "1_000", " 5 "
+    and "１２" as 1000, 5 and 12. A number is left to pydantic."""
+    return amount_from_text(stake) if isinstance(stake, str) else stake
+
+
+# Money as a JSON number, or its text as AMOUNT_TEXT has it (the schema took any string).
+AMOUNT_AS_TEXT = {"type": "string", "pattern": f"^{AMOUNT_TEXT}$"}
+Stake = Annotated[Decimal, BeforeValidator(_amount_if_text),
+                  WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0}, AMOUNT_AS_TEXT]}),
+                  Field(gt=0, description="a positive amount: a number, or its text (10 or \"2.5\")", examples=[10])]
 
 
 def _composed(name: object) -> object:
@@ -72,8 +86,22 @@ Value = TypeVar("Value")
 ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]
 # Money out as `oxeye settle --json` writes it: whole amounts as integers (a float field wrote 70 as 70.0).
 Amount = Annotated[int | float, Field(description="whole amounts as integers", examples=[70, 69.825])]
+
+
+def _whole_number_text(number: object) -> object:
+    """A whole number sent as text (an id in a path, a page in a query, the banker's hand in a form) read only as
+    ASCII digits, with a minus for the range check to refuse: pydantic read "1_0" as 10 and "+1" or " 1" as 1, so
+    GET /v1/tables/1_0 answered table 10."""
+    if isinstance(number, str) and number and not re.fullmatch(r"-?[0-9]+", number):
+        raise PydanticCustomError("whole_number_text", "should be a whole number in digits, like 3, not '{text}'",
+                                  {"text": number})
+    return number
+
+
+# Every whole number a path, a query or a form sends, as text.
+DIGITS = BeforeValidator(_whole_number_text)
 # A table's or drill's number in a path: the database's integers end at 2**63 - 1, where a larger one was a 500.
-RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created")]
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="its id, as created"), DIGITS]
 
 
 class RequestModel(BaseModel):
@@ -267,20 +295,24 @@ class DrillOut(BaseModel):
     question: str
 
 
-def _number_as_text(payout: object) -> object:
-    """A payout sent as a JSON number, as its text: ``-10`` was refused, 'Input should be a valid string'. The
-    answer's route reads numbers as Decimal (``ExactNumbersRoute``), so the text is the number as sent."""
-    if isinstance(payout, bool) or not isinstance(payout, (str, int, float, Decimal)):
+def _payout(payout: object) -> Decimal:
+    """A payout sent as a JSON number (read digit for digit: the answer's route is an ``ExactNumbersRoute``) or as
+    its text, read as every amount is; at most as long as a drill keeps it, as Decimal writes it (PostgreSQL
+    refused a longer one, a 500)."""
+    if isinstance(payout, bool) or not isinstance(payout, (str, int, Decimal)):
         raise PydanticCustomError("payout_type", "should be a number of chips or its text, like -10 or \"30\"")
-    return str(payout)
+    given = read_amount(payout)
+    if len(str(given)) > PAYOUT_CHARS:
+        raise PydanticCustomError("payout_length", "has more digits than a drill keeps ({most} characters)",
+                                  {"most": PAYOUT_CHARS})
+    return given
 
 
 class AnswerIn(RequestModel):
     label: str = Field(description="the player's best ox, one of the drill's choices")
-    # at most the stored answer's 40 characters: PostgreSQL refuses a longer one (a 500)
-    payout: Annotated[str, Field(max_length=PAYOUT_CHARS, description="what the player wins (negative: pays), in chips: a "
-                                 "number or its text", examples=[-10, "30"]),
-                      BeforeValidator(_number_as_text), WithJsonSchema({"type": ["number", "string"], "maxLength": 40})]
+    payout: Annotated[Decimal, BeforeValidator(_payout), WithJsonSchema({"anyOf": [{"type": "number"}, AMOUNT_AS_TEXT]}),
+                      Field(description="what the player wins (negative: pays), in chips: a number or its text",
+                            examples=[-10, "30"])]
 
 
 class GradeOut(BaseModel):

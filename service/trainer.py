@@ -11,7 +11,7 @@ import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Protocol
 
 from sqlalchemy import func, select, update
@@ -24,7 +24,7 @@ from oxeye.engine.tiles import chinese_set
 from oxeye.datasets.build import load_library
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.scene import Library, render_hands
-from oxeye.service.db import PAYOUT_CHARS, DrillRow, writing
+from oxeye.service.db import DrillRow, writing
 from oxeye.service.engine_json import number
 from oxeye.service.errors import ServiceError
 from oxeye.service.rules_files import rules_from_spec
@@ -133,22 +133,14 @@ class Grade:
     seconds: float
 
 
-def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
+def answer(session: Session, drill: DrillRow, label: str, payout: Decimal) -> Grade:
     """Grade and store a drill's answer (once): the player's best ox label and the player's payout. Its clock
     stops as the answer comes, before the grading (the rules' choices, worked out anew after a restart, took
     up to a second, counted as the trainee's time). The answer it was graded on, sent again, is answered with
     that grade."""
     answered = datetime.now(UTC)
-    try:
-        given = Decimal(payout)
-    except InvalidOperation:
-        raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}") from None
-    if not given.is_finite():
-        raise ServiceError(f"the payout must be a number of chips, like -10 or 30, not {payout!r}")
-    if len(str(given)) > PAYOUT_CHARS:  # '.1111...' is kept as '0.1111...', over the column PostgreSQL holds to
-        raise ServiceError(f"the payout {payout!r} has more digits than a drill keeps ({PAYOUT_CHARS} characters)")
     if drill.answered is not None:
-        return _sent_again(drill, label, given)
+        return _sent_again(drill, label, payout)
     truth = _truth(drill)
     player = truth[0]
     if label not in label_choices(player.evaluation.rules):
@@ -157,11 +149,11 @@ def answer(session: Session, drill: DrillRow, label: str, payout: str) -> Grade:
     # passed the check above, and the later overwrote the first.
     with writing(session):
         kept = session.execute(update(DrillRow).where(DrillRow.id == drill.id, DrillRow.answered.is_(None)).values(
-            answered=answered, answer_label=label, answer_payout=str(given),
-            ox_correct=label == player.evaluation.label, payout_correct=given == player.delta)).rowcount == 1
+            answered=answered, answer_label=label, answer_payout=str(payout),
+            ox_correct=label == player.evaluation.label, payout_correct=payout == player.delta)).rowcount == 1
         session.commit()
     session.refresh(drill)
-    return _grade(drill, truth) if kept else _sent_again(drill, label, given)
+    return _grade(drill, truth) if kept else _sent_again(drill, label, payout)
 
 
 def _sent_again(drill: DrillRow, label: str, payout: Decimal) -> Grade:

@@ -88,12 +88,18 @@ def test_settle_inline_rules_and_onlookers() -> None:
 
 
 def test_settle_reads_a_stake_written_as_text_as_the_service_does() -> None:
-    """/v1/settle reads "10" as 10, where oxeye settle refused it: one round, two answers."""
-    game = dict(ROUND, players=[dict(ROUND["players"][0], stake="10", onlookers=[{"name": "Dee", "stake": " 1.5 "}])])
+    """/v1/settle reads "10" as 10, where oxeye settle refused it: one round, two answers. The text is digits and a
+    point, as the service reads it: Decimal() read " 1.5 ", "1_0" and full-width "１０" too."""
+    game = dict(ROUND, players=[dict(ROUND["players"][0], stake="10", onlookers=[{"name": "Dee", "stake": "1.5"}])])
     out = json.loads(run("settle", "--json", stdin=json.dumps(game)).stdout)
     assert out["players"][0]["delta"] == 70 and out["onlookers"][0]["delta"] == 10.5
-    refused = run("settle", "--json", stdin=json.dumps(dict(ROUND, players=[dict(ROUND["players"][0], stake="NaN")])))
-    assert refused.returncode == 2 and "stake must be a positive number" in refused.stderr
+    for stake in ("NaN", " 1.5 ", "1_0", "１０", "1e1"):
+        for who, player in (("Ann", dict(ROUND["players"][0], stake=stake)),
+                            ("Dee", dict(ROUND["players"][0], onlookers=[{"name": "Dee", "stake": stake}]))):
+            refused = run("settle", "--json", stdin=json.dumps(dict(ROUND, players=[player]), ensure_ascii=False))
+            assert (refused.returncode, refused.stderr) == (2, f"oxeye settle: error: {who}'s stake: {stake!r} is not an "
+                                                               "amount: write it in digits, a point before any fraction, "
+                                                               "like 10, 2.5 or -10\n")
 
 
 def test_settle_reads_names_as_the_service_does() -> None:
@@ -155,7 +161,7 @@ def test_rules_listing_and_printing() -> None:
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD"}])),
      "has no stake"),
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD",
-                                                              "stake": "ten"}])), "stake must be a positive number"),
+                                                              "stake": "ten"}])), "Ann's stake: 'ten' is not an amount"),
     # a number is read as Decimal, whose repr was written: "not Decimal('-1.5')"
     (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": -1.5}])),
      "Ann's stake must be a positive number, not -1.5"),

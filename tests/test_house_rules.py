@@ -44,6 +44,17 @@ def test_a_user_file_starts_from_a_preset(tmp_path) -> None:
     assert (rules.ties, rules.commission, rules.ranking[0]) == ("banker", Decimal("0.05"), "five_small")
 
 
+def test_a_commission_is_a_number_or_its_text_in_digits(tmp_path) -> None:
+    """The text of a share is read as every amount's: digits and a point; a number is its format's, a TOML one with
+    its underscores or exponent, a JSON one with its exponent."""
+    path = tmp_path / "house.toml"
+    path.write_text('base = "gnau"\ncommission = 0.0_5\n')
+    assert load_rules(str(path)).commission == Decimal("0.05")
+    path.write_text('base = "gnau"\ncommission = 5e-2\n')
+    assert load_rules(str(path)).commission == Decimal("0.05")
+    assert rules_from_mapping({"base": "gnau", "commission": "0.05"}).commission == Decimal("0.05")
+
+
 def test_rules_written_anywhere_are_read_digit_for_digit(tmp_path) -> None:
     """A rules file's, or a form's, numbers were read as floats: a commission of 0.0099999999999999999 was 0.01
     from a file or /v1/evaluate's rules, where the same rules sent inline to oxeye settle --json kept it."""
@@ -109,10 +120,15 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"multipliers": {"five_dukes": 10**400}}, "option 'multipliers' must each be 0 to 1000"),  # paid as null
     ({"no_ox_pays": 1001}, "option 'no_ox_pays' must be 0 to 1000"),
     ({"commission": 1.5}, "option 'commission'"),
-    ({"commission": "lots"}, "option 'commission' must be a number"),
+    ({"commission": "lots"}, "option 'commission': 'lots' is not an amount"),
     ({"commission": float("nan")}, "option 'commission' must be a number, not nan"),  # a 500, a traceback
-    ({"commission": "Infinity"}, "option 'commission' must be a number"),
-    ({"commission": "NaN"}, "option 'commission' must be a number, not 'NaN'"),
+    ({"commission": "Infinity"}, "option 'commission': 'Infinity' is not an amount"),
+    ({"commission": "NaN"}, "option 'commission': 'NaN' is not an amount"),
+    # its text read by Decimal(): 0.05 each, in forms no one writes a share in
+    ({"commission": "0.0_5"}, "option 'commission': '0.0_5' is not an amount: write it in digits"),
+    ({"commission": "5e-2"}, "option 'commission': '5e-2' is not an amount"),
+    ({"commission": " 0.05"}, "option 'commission': ' 0.05' is not an amount"),
+    ({"commission": "０.０５"}, "option 'commission': '０.０５' is not an amount"),
     ({"suit_order": "SHD"}, "option 'suit_order'"),
     ({"labels": {"straight": "x"}}, "option 'labels'"),
     ({"labels": {"bomb": "Boom"}}, "'labels': 'bomb' names no category of this ranking"),  # words never shown

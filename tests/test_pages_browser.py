@@ -164,6 +164,17 @@ def _deal_to(driver, url: str, trainee: str) -> None:
     _wait(driver, lambda d: d.find_element(By.ID, "drill").is_displayed())
 
 
+def test_the_api_docs_send_nothing_to_another_origin(server, browser) -> None:
+    """ReDoc's script showed Redocly's logo from its CDN: a request to the internet from docs said to need none (a
+    broken image offline). /redoc, barred from other origins, still shows the API, the logo refused unsent."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(server[0].replace("127.0.0.1", LAN_HOST) + "/redoc")
+    _wait(browser, lambda d: "POST /v1/settle" in d.find_element(By.TAG_NAME, "body").text.replace("\n", " "))
+    logged = [entry["message"] for entry in browser.get_log("browser") if "cdn.redoc.ly" in entry["message"]]
+    assert len(logged) == 1 and "violates the following Content Security Policy directive" in logged[0], logged
+
+
 def test_trainer_flow(server, browser) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

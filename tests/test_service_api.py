@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from oxeye.service import ledger, routes_rules
+from oxeye.service import ledger, routes_pages, routes_rules
 from oxeye.service.app import create_app
 from oxeye.service.db import RoundRow, TableRow, _switch_to_wal, dispose, open_database
 from oxeye.service.settings import Settings
@@ -69,6 +69,23 @@ def test_the_pages_answer_head_as_get(client: TestClient, path: str) -> None:
     assert head.headers.get("content-type") == get.headers.get("content-type") and head.content == b""
 
 
+def test_every_get_route_answers_head_as_get(client: TestClient) -> None:
+    """HEAD, as a link checker or an uptime monitor sends it, was a 405 on every GET route of the API but health's
+    (/v1/rules, a table, /docs, ...), the service reported down; each route taking GET, one added later too,
+    answers it as GET: the same status and headers, no body."""
+    table = _table(client).json()["id"]
+    drill = client.post("/v1/trainer/drills", json={"trainee": "ana"}, headers=KEY).json()["id"]
+    filled = {"table_id": table, "drill_id": drill, "name": "gnau", "trainee": "ana"}
+    documented = [path for path, methods in client.get("/openapi.json").json()["paths"].items() if "get" in methods]
+    undocumented = [route.path for route in [*client.app.routes, *routes_pages.router.routes]
+                    if "GET" in (getattr(route, "methods", None) or ())]  # the docs and the pages
+    paths = [re.sub(r"\{(\w+)(:\w+)?\}", lambda field: str(filled[field[1]]), path) for path in documented + undocumented]
+    assert {"/v1/rules/gnau", f"/v1/tables/{table}/rounds", f"/v1/trainer/drills/{drill}/image.jpg", "/redoc"} <= set(paths)
+    for path in paths:
+        head, get = client.head(path), client.get(path)
+        assert (head.status_code, head.headers, head.content) == (get.status_code, get.headers, b""), path
+
+
 def test_health_and_docs(client: TestClient) -> None:
     assert client.get("/v1/health").json() == {"status": "ok", "version": "0.1.0", "database": "sqlite"}
     assert client.head("/v1/health").status_code == 200  # was 405, a monitor's "down"
@@ -77,6 +94,9 @@ def test_health_and_docs(client: TestClient) -> None:
     docs = client.get("/docs").text  # Swagger UI served from here: from a CDN it was a blank page offline
     scripts = re.findall(r"""(?:src|href)=['"]([^'"]+\.(?:js|css))['"]""", docs)
     assert len(scripts) == 2 and all(s.startswith("/") and len(client.get(s).content) > 100_000 for s in scripts)
+    redoc = client.get("/redoc")  # its script showed Redocly's logo from their CDN: barred from other origins
+    assert re.findall(r"""src=['"]([^'"]+)['"]""", redoc.text) == ["/static-offline-docs/redoc.standalone.js"]
+    assert redoc.headers["Content-Security-Policy"] == "default-src 'self' 'unsafe-inline' data: blob:"
     # every error is documented as it is answered, a Problem in JSON: 422 was FastAPI's {"detail"}, a preset's 404 text
     problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
     errors = {f"{method} {path} {status}": answer.get("content") for path, methods in schema["paths"].items()
@@ -207,9 +227,6 @@ def test_a_tables_inline_rules_are_kept_and_settled_digit_for_digit(client: Test
      422, "players"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1e308}]}, 400, "too large"),
-    ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},  # overflowed: a 500
-                    "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": "9e999999"}]}, 400,
-     "P's stake of 9e+999999 is too large to settle to the cent"),
     ("/v1/settle", {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"},  # once settled without Dee
                     "players": [{"name": "P", "hand": "AS KH QH 2D 8C", "stake": 1, "onlooker": [{"name": "Dee", "stake": 5}]}]},
      422, "players.0.onlooker: Extra inputs are not permitted"),
@@ -221,9 +238,50 @@ def test_bad_input_is_a_4xx_with_a_message(client: TestClient, path: str, body: 
     assert client.get("/v1/health").status_code == 200
 
 
+AMOUNT_FORMS = ["1_000", " 5 ", "5\n", "NaN", "sNaN", "Infinity", "1e3", "+5", ".5", "5.", "1,5", "0x10", "１２", "٣"]
+
+
+@pytest.mark.parametrize("text", AMOUNT_FORMS)
+def test_a_stake_s_text_is_digits_and_a_point(client: TestClient, text: str) -> None:
+    """Decimal() read a stake's text in forms no one writes a sum in, some as another sum: "1_000" as 1000, "1e3"
+    as 1000, full-width "１２" as 12, Arabic-Indic "٣" as 3. A round's, a table round's and an onlooker's alike."""
+    refused = f"{text!r} is not an amount: write it in digits, a point before any fraction, like 10, 2.5 or -10"
+    player = {"name": "P", "hand": "AS KH QH 2D 8C", "stake": text}
+    body = {"rules": "gnau", "banker": {"name": "B", "hand": "KS QS JS 10S 9S"}, "players": [player]}
+    response = client.post("/v1/settle", json=body)
+    assert (response.status_code, response.json()["error"]) == (422, f"players.0.stake: {refused}")
+    player.update(stake=1, onlookers=[{"name": "Dee", "stake": text}])
+    response = client.post("/v1/settle", json=body)
+    assert (response.status_code, response.json()["error"]) == (422, f"players.0.onlookers.0.stake: {refused}")
+    table = _table(client).json()["id"]
+    response = client.post(f"/v1/tables/{table}/rounds", json={**ROUND, "stakes": {"bo": text, "cy": 5}}, headers=KEY)
+    assert (response.status_code, response.json()["error"]) == (422, f"stakes.bo: {refused}")
+    assert client.get(f"/v1/tables/{table}").json()["rounds"] == 0
+
+
+def test_a_stake_is_a_json_number_or_its_text(client: TestClient) -> None:
+    """A JSON number is read as JSON writes it, its exponent too; its text in digits and a point, as the schema
+    says (it took any string)."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    text = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$"}
+    for model, field, number in (("PlayerIn", "stake", {"type": "number", "exclusiveMinimum": 0}),
+                                 ("OnlookerIn", "stake", {"type": "number", "exclusiveMinimum": 0}),
+                                 ("AnswerIn", "payout", {"type": "number"})):
+        assert schemas[model]["properties"][field]["anyOf"] == [number, text], model
+    body = '{"rules": "gnau", "banker": {"name": "B", "hand": "10S 9H 8D 4C 4H"}, "players": [{"name": "P", ' \
+           '"hand": "KS QH JD KC QD", "stake": STAKE}]}'
+    for stake, delta in (("1e1", 70), ("2.5E+1", 175), ('"10"', 70), ('"0.50"', 3.5), ('"007"', 49)):
+        response = client.post("/v1/settle", content=body.replace("STAKE", stake), headers=JSON)
+        assert (response.status_code, response.json()["players"][0]["delta"]) == (200, delta), stake
+    response = client.post("/v1/settle", content=body.replace("STAKE", "9e999999"), headers=JSON)  # overflowed: a 500
+    assert (response.status_code, response.json()["error"]) == (400, "P's stake of 9e+999999 is too large to settle "
+                                                                      "to the cent (under 1e13): stake less")
+
+
 @pytest.mark.parametrize(("body", "headers", "message"), [
     ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
     ('{"rules": ' + "[" * 100_000, JSON, "the body is not valid JSON: nested too deeply"),  # 'error parsing the body'
+    ('{"rules": 1' + "0" * 4300 + "}", JSON, "the body is not valid JSON: a whole number has more than 4300 digits"),  # alike
     ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
     ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
     ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form
@@ -273,10 +331,25 @@ def test_ids_past_the_database_and_unknown_paths_are_errors_as_data(client: Test
     assert client.delete("/v1/tables").json() == {"error": "Method Not Allowed"}
 
 
+@pytest.mark.parametrize(("path", "field", "text"), [
+    ("/v1/tables/1_0", "path.table_id", "1_0"), ("/v1/tables/+10", "path.table_id", "+10"),
+    ("/v1/tables/%2010", "path.table_id", " 10"), ("/v1/tables/1_0/rounds", "path.table_id", "1_0"),
+    ("/v1/tables?limit=1_0", "query.limit", "1_0"), ("/v1/tables?after=%2B9", "query.after", "+9"),
+    ("/v1/tables/1/rounds?after=0_0", "query.after", "0_0"), ("/v1/trainer/drills/%EF%BC%91/image.jpg", "path.drill_id", "１"),
+])
+def test_a_whole_number_in_a_url_is_digits(client: TestClient, path: str, field: str, text: str) -> None:
+    """An id or a page sent as "1_0" was read as 10, "+10" and " 10" as 10: GET /v1/tables/1_0 answered table 10."""
+    for _ in range(10):
+        _table(client)
+    response = client.get(path)
+    assert (response.status_code, response.json()["error"]) == (
+        422, f"{field}: should be a whole number in digits, like 3, not '{text}'")
+
+
 def test_a_method_not_allowed_names_every_method_the_path_takes(client: TestClient) -> None:
     """A 405's Allow named only the first route's method: POST for /v1/tables, which is listed with GET."""
-    for path, methods in (("/v1/tables", "GET, POST"), ("/v1/tables/1", "GET, PATCH"), ("/v1/health", "GET, HEAD"),
-                          ("/v1/tables/1/rounds", "GET, POST"), ("/v1/evaluate", "POST")):
+    for path, methods in (("/v1/tables", "GET, HEAD, POST"), ("/v1/tables/1", "GET, HEAD, PATCH"),
+                          ("/v1/health", "GET, HEAD"), ("/v1/tables/1/rounds", "GET, HEAD, POST"), ("/v1/evaluate", "POST")):
         response = client.put(path)
         assert (response.status_code, response.headers["Allow"]) == (405, methods), path
 

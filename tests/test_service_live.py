@@ -208,6 +208,8 @@ def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> N
 
 @pytest.mark.parametrize(("query", "message"), [
     ("banker=-1", "query.banker"),
+    ("banker=1_0", "query.banker: should be a whole number in digits, like 3, not '1_0'"),  # read as hand 10
+    ('stakes={"1": "1_0"}', "stakes: '1_0' is not an amount"),  # read as 10
     ("rules=nope", "unknown rules preset 'nope'"),
     ("stakes=[1]", "stakes must be"),
     ('stakes={"0": 5}', "stakes name the banker's hand 0"),

@@ -7,6 +7,7 @@ import json
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
 from pathlib import Path
 
 import cv2
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 from PIL import Image, features
 
 from oxeye.service.app import create_app
+from oxeye.service.photo import parse_stakes
 from oxeye.service.settings import Settings
 from oxeye.vision.detector import Detector
 from oxeye.vision.images import PHOTO_FORMATS
@@ -212,8 +214,15 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
     (_jpeg(), {"rules": "{not json"}, 400, "not valid JSON"),
     # nested deeper than Python recurses: a 500
     (_jpeg(), {"rules": '{"base": ' + "[" * 100_000}, 400, "inline rules are not valid JSON: nested too deeply"),
+    (_jpeg(), {"rules": '{"decks": 1' + "0" * 4300 + "}"}, 400,  # a 500, int() refusing so many digits
+     "inline rules are not valid JSON: a whole number has more than 4300 digits"),
     (_jpeg(), {"stakes": '{"1": ' + "[" * 100_000}, 400, "stakes must be a JSON object"),
-    (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes must be"),
+    (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes: 'ten' is not an amount"),
+    # read by Decimal() as 1000, 5 and 12: forms no one writes a sum in
+    (_jpeg(), {"stakes": '{"1": "1_000"}'}, 400, "stakes: '1_000' is not an amount: write it in digits"),
+    (_jpeg(), {"stakes": '{"1": " 5"}'}, 400, "stakes: ' 5' is not an amount"),
+    (_jpeg(), {"stakes": '{"1": "１２"}'}, 400, "stakes: '１２' is not an amount"),
+    (_jpeg(), {"stakes": '{"1": "1e3"}'}, 400, "stakes: '1e3' is not an amount"),
     (_jpeg(), {"stakes": '{"1": -5}'}, 400, "positive amounts"),
     (_jpeg(), {"stakes": '{"1": 0.30000000000000001}'}, 400, "hand 1's stake of 0.30000000000000001 is finer than a cent"),
     (_jpeg(), {"stakes": "[1, 2]"}, 400, "stakes must be"),
@@ -225,6 +234,8 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
     (_jpeg(), {"stakes": '{"1": 5, "1": 7}'}, 400, "naming each hand once"),
     (_jpeg(), {"banker": "1", "stakes": '{"1": 5}'}, 400, "the banker stakes nothing"),  # once dropped unsaid
     (_jpeg(), {"banker": "-1"}, 422, "banker"),
+    (_jpeg(), {"banker": "1_0"}, 422, "banker: should be a whole number in digits, like 3, not '1_0'"),  # hand 10
+    (_jpeg(), {"banker": "１"}, 422, "banker: should be a whole number in digits, like 3, not '１'"),  # hand 1
     (_jpeg(), {"stake": '{"1": 10}'}, 422, "unknown form field: 'stake'"),  # once settled every hand at 1
     (_jpeg(), {"rules": ""}, 422, "form field(s) 'rules' sent empty"),  # once read as gnau without a word
     (_jpeg(), {"banker": "", "stakes": ""}, 422, "form field(s) 'banker', 'stakes' sent empty"),
@@ -236,6 +247,22 @@ def test_bad_uploads_are_4xx_and_the_server_keeps_serving(client: TestClient, tm
     assert message in response.json()["error"]
     assert not (tmp_path / "photos").exists()
     assert _post(client, _jpeg()).status_code == 200
+
+
+def test_a_photo_s_stakes_are_json_numbers_or_their_text() -> None:
+    """A stake in a photo's (or live) stakes: a JSON number, its exponent too, or its text in digits and a point."""
+    assert parse_stakes('{"1": "2.5", "2": 1e1, "3": "007"}', 0) == {1: Decimal("2.5"), 2: Decimal(10), 3: Decimal(7)}
+
+
+@pytest.mark.parametrize("how", [{"content": _jpeg(), "headers": {"Content-Type": "image/jpeg"}},
+                                 {"json": {"image": "a photo"}}, {"data": {"rules": "gnau"}}])
+def test_a_photo_sent_but_not_as_a_form_s_file_is_told_how_to_send_it(client: TestClient, how: dict) -> None:
+    """A photo sent as the whole body (curl --data-binary @photo.jpg), in JSON, or left out of the form was told
+    only "image: Field required"."""
+    response = client.post("/v1/evaluate", **how)
+    assert (response.status_code, response.json()["error"]) == (422, (
+        "image: none was sent: send a JPEG, PNG, WebP, GIF, BMP or TIFF photo as a file (a form part with a filename, "
+        "as curl -F image=@photo.jpg sends it), in a multipart/form-data body"))
 
 
 def test_a_photo_sent_as_a_forms_text_is_refused_in_words(client: TestClient) -> None:

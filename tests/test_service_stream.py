@@ -13,10 +13,13 @@ from pathlib import Path
 import cv2
 import httpx
 import numpy as np
+from fastapi.testclient import TestClient
 
 from oxeye.models import DEFAULT_MODEL
+from oxeye.service.app import create_app
 from oxeye.service.live import LiveTable
 from oxeye.service.rules_files import load_rules
+from oxeye.service.settings import Settings
 from oxeye.service.stream import Photo, Stream, open_source
 from oxeye.vision.images import Decoded
 from oxeye.vision.reading import Reading
@@ -139,6 +142,17 @@ def test_a_photo_as_the_source_is_streamed_again_and_again(tmp_path: Path, tiny:
     finally:
         stop_server(server)
     assert all(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3) for jpeg in pictures)
+
+
+def test_a_head_of_the_stream_is_answered_with_its_headers_alone(tmp_path: Path) -> None:
+    """A HEAD of the stream (an uptime monitor's) is answered as its GET, without the endless body: the app is
+    not left streaming pictures to no one."""
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((240, 320, 3), (40, 90, 30), np.uint8))
+    with TestClient(create_app(Settings(data_dir=tmp_path, source=str(photo)))) as client:
+        head = client.head("/v1/stream.mjpg")
+    assert (head.status_code, head.headers["content-type"], head.content) == (
+        200, "multipart/x-mixed-replace; boundary=frame", b"")
 
 
 def test_a_phone_photo_as_the_source_is_read_upright_as_its_exif_says(tmp_path: Path) -> None:
