@@ -382,7 +382,7 @@ def test_upload_page_hides_the_last_photos_result_when_the_next_is_refused(serve
     browser.find_element(By.ID, "evaluate").click()
     _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
     _read_with_stakes(browser, '{"1": "ten"}')
-    assert "stakes must be" in _problem(browser)
+    assert "stakes: 'ten' is not an amount" in _problem(browser)
     assert not browser.find_element(By.ID, "result").is_displayed()
     # and said to a screen reader, as the answer it replaces was (a live region): it heard nothing of a refusal
     assert browser.find_element(By.ID, "problem").aria_role == "alert"
