@@ -415,3 +415,24 @@ def test_oxeye_detect_says_an_iphone_s_heic_photo_is_not_read_and_what_is(tmp_pa
     assert capsys.readouterr().err == (f"oxeye detect: error: cannot read {photo}: it is a HEIC photo, which is not read: "
                                        "make it a JPEG (an iPhone takes JPEGs where Settings > Camera > Formats is Most "
                                        "Compatible)\n")
+
+
+@pytest.mark.parametrize("kind", ["GIF", "WEBP"])
+def test_an_animated_photo_is_read_by_its_first_frame(kind: str) -> None:
+    """README says so: the frame a viewer shows first, not the last decoded nor a blend of them."""
+    frames = [Image.new("RGB", (40, 30), colour) for colour in ((200, 30, 30), (30, 200, 30), (30, 30, 200))]
+    data = io.BytesIO()
+    frames[0].save(data, kind, save_all=True, append_images=frames[1:], duration=100, loop=0, lossless=True)
+    assert Image.open(io.BytesIO(data.getvalue())).n_frames == 3
+    pixels = decode_photo(data.getvalue())
+    assert pixels.shape == (30, 40, 3)
+    assert np.abs(pixels.astype(int) - (30, 30, 200)).max() <= 8  # BGR: the first frame's red
+
+
+def test_a_transparent_photo_is_read_by_the_colours_under_its_transparency() -> None:
+    """README says so: a PNG's alpha is left out, not composed over a background."""
+    under = np.zeros((20, 20, 4), np.uint8)
+    under[..., :3] = (10, 120, 240)  # RGB, wholly transparent
+    data = io.BytesIO()
+    Image.fromarray(under, "RGBA").save(data, "PNG")
+    assert (decode_photo(data.getvalue()) == (240, 120, 10)).all()
