@@ -532,6 +532,12 @@ def test_names_an_older_version_kept_as_typed_are_still_the_people_a_request_nam
     table = changed.json()
     assert (table["seats"], table["banker"]) == (["Zoe\u0308", " ann", "bo\u00a0"], "bo\u00a0")
     assert list(table["balances"]) == ["Zoe\u0308", " ann", "bo\u00a0", "dee"]  # no one's balance split in two
+    with client.app.state.sessions() as db:
+        db.get(TableRow, table_id).name = "table one\u00a0"
+        db.commit()
+    alike = _table(client, name="table one")  # a second table that looks like the first was opened
+    assert alike.status_code == 409 and "which is 'table one' written another way" in alike.json()["error"]
+    assert [kept["name"] for kept in client.get("/v1/tables").json()] == ["table one\u00a0"]
 
 
 def test_bad_rounds_record_nothing(client: TestClient) -> None:
