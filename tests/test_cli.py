@@ -155,6 +155,8 @@ def test_rules_listing_and_printing() -> None:
     (["settle", "--json"], '{"rules": "gnau", "rules": "niuniu"}',  # was settled as niuniu, the last one
      "the round is not valid JSON: the key 'rules' is given twice in one object"),
     (["settle", "--json"], '{"rules": ' + "[" * 100_000, "the round is not valid JSON: nested too deeply"),  # a traceback
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": NaN'), "the round is not valid JSON: NaN is not a JSON number"),  # 'a number'
     (["settle", "--json"], "[]", "must be a JSON object"),
     (["settle", "--json"], json.dumps({"rules": "gnau", "banker": ROUND["banker"]}), "lacks players"),
     (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": "two"})), "option 'decks'"),

@@ -282,6 +282,11 @@ def test_a_stake_is_a_json_number_or_its_text(client: TestClient) -> None:
     ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
     ('{"rules": ' + "[" * 100_000, JSON, "the body is not valid JSON: nested too deeply"),  # 'error parsing the body'
     ('{"rules": 1' + "0" * 4300 + "}", JSON, "the body is not valid JSON: a whole number has more than 4300 digits"),  # alike
+    # no JSON, which Python's reader took: 'option 'commission' must be a number, not nan'
+    ('{"rules": {"base": "gnau", "commission": NaN}, "hand": "AS 2S 3S 4S 5S"}', JSON,
+     "the body is not valid JSON: NaN is not a JSON number"),
+    ('{"rules": {"base": "gnau", "decks": -Infinity}, "hand": "AS 2S 3S 4S 5S"}', JSON,
+     "the body is not valid JSON: -Infinity is not a JSON number"),
     ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
     ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
     ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form
