@@ -14,12 +14,13 @@ from pathlib import Path
 from bench.frames import table_photo
 from bench.timing import median_seconds
 from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.cli import whole_number
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
-    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--repeats", type=whole_number(1), default=50)
     args = parser.parse_args(argv)
     if not args.model.is_file():
         parser.error(f"no model at {args.model}: train one (see models/MODEL_CARD.md) or pass --model")

@@ -21,6 +21,7 @@ import numpy as np
 from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KEYPOINTS, KINDS
+from oxeye.vision.cli import whole_number
 from oxeye.vision.runtime import open_session
 
 SHAPES = ((256, 416), (320, 320))  # a 1280x720 frame read at 416 px (a table), a square one at 320 px
@@ -46,7 +47,7 @@ def export_untrained(name: str, folder: Path) -> Path:
 def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", help="ultralytics pose model names, e.g. yolo11n-pose")
-    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--repeats", type=whole_number(1), default=30)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         files = {"shipped": DEFAULT_MODEL} | {name: export_untrained(name, Path(scratch)) for name in args.models}

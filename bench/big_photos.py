@@ -28,6 +28,7 @@ import numpy as np
 from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import CARD_CLASSES
+from oxeye.vision.cli import whole_number
 from oxeye.vision.detector import Detector
 from oxeye.vision.evaluate import labelled_photos
 from oxeye.vision.images import WORKING_SIDE, decode_photo, decode_reduced, read_image, reduction
@@ -182,11 +183,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--real", type=Path, default=Path("../shared/real/cards-edje"))
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
-    parser.add_argument("--sides", type=int, nargs="+", default=[250, 500, 1000, 2000])
-    parser.add_argument("--scenes", type=int, default=6, help="rendered tables of each --rows (6)")
-    parser.add_argument("--rows", type=int, nargs="+", default=[5, 10],
+    parser.add_argument("--sides", type=whole_number(1), nargs="+", default=[250, 500, 1000, 2000])
+    parser.add_argument("--scenes", type=whole_number(1), default=6, help="rendered tables of each --rows (6)")
+    parser.add_argument("--rows", type=whole_number(1), nargs="+", default=[5, 10],
                         help="hands on a rendered table, one a row: its cards 12%% or 6%% of its long side (5 10)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed rounds (5)")
+    parser.add_argument("--repeats", type=whole_number(1), default=5, help="timed rounds (5)")
     args = parser.parse_args(argv)
     detector = Detector(args.model)
     sides: list[int | None] = [*args.sides, None]

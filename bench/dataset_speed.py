@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from oxeye.datasets.build import BuildConfig, build
+from oxeye.vision.cli import whole_number
 
 
 def rate(config: BuildConfig, workers: int) -> float:
@@ -25,9 +26,9 @@ def rate(config: BuildConfig, workers: int) -> float:
 def main(argv: list[str] | None = None) -> None:
     """Print the median rate with 2 workers, the single-process baseline and their ratio."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--images", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--images", type=whole_number(1), default=200)
+    parser.add_argument("--repeats", type=whole_number(1), default=3)
+    parser.add_argument("--imgsz", type=whole_number(), default=640)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         config = BuildConfig(Path(tmp) / "warm", 2, seed=0, imgsz=args.imgsz)

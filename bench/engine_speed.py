@@ -19,6 +19,7 @@ from oxeye.engine.cards import full_deck
 from oxeye.engine.ox import classify, evaluate
 from oxeye.engine.stats import frequencies
 from oxeye.service.rules_files import load_rules
+from oxeye.vision.cli import whole_number
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from brute_force import brute_force  # noqa: E402  (the reference evaluator lives with the tests)
@@ -29,8 +30,8 @@ ALL_HANDS = comb(52, 5)
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="gnau")
-    parser.add_argument("--sample", type=int, default=20_000, help="hands in the per-hand sample")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--sample", type=whole_number(1), default=20_000, help="hands in the per-hand sample")
+    parser.add_argument("--repeats", type=whole_number(1), default=5)
     args = parser.parse_args(argv)
     rules = load_rules(args.rules)
     rng = random.Random(2026)

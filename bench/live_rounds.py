@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from oxeye.vision.cli import whole_number
+
 KIND_RULES = {"cards": "gnau", "tiles": "tau-ngau-dominoes"}
 
 
@@ -52,8 +54,8 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path)
-    parser.add_argument("--hands", type=int, default=4, help="the fewest five-item hands a table shows (4)")
-    parser.add_argument("--frames", type=int, default=25, help="frames each table is played for (25)")
+    parser.add_argument("--hands", type=whole_number(1), default=4, help="the fewest five-item hands a table shows (4)")
+    parser.add_argument("--frames", type=whole_number(1), default=25, help="frames each table is played for (25)")
     parser.add_argument("--model", type=Path, default=None, help="the detector (the shipped one)")
     args = parser.parse_args(argv)
     detector = Detector(args.model) if args.model else Detector()

@@ -22,6 +22,7 @@ from bench.frames import table_photo
 from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classifier import CLASSIFIER_NAME
+from oxeye.vision.cli import whole_number
 from oxeye.vision.detector import Detector
 
 
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX detector, classifier beside it (shipped)")
     parser.add_argument("--precision", choices=("f32", "bf16"), default="f32", help="OpenVINO's for the detector")
-    parser.add_argument("--repeats", type=int, default=40)
+    parser.add_argument("--repeats", type=whole_number(1), default=40)
     parser.add_argument("--data", type=Path, help="also read this 'oxeye dataset build' folder with both, paired")
     args = parser.parse_args(argv)
     try:

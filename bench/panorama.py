@@ -25,6 +25,7 @@ import numpy as np
 from bench.sweep import Setting, rounded, setting
 from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.cli import real_number, whole_number
 from oxeye.vision.detector import Detector
 from oxeye.vision.evaluate import synthetic
 from oxeye.vision.images import read_image
@@ -117,11 +118,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, dict[str, object]
     parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build' (--imgsz 1280)")
     parser.add_argument("settings", type=setting, nargs="*", metavar="WINDOW:OVERLAP",
                         help="window shapes and overlaps to try (the shipped one when none)")
-    parser.add_argument("--scenes", type=int, nargs="+", default=[1, 2, 3, 4], help="scenes side by side (1 2 3 4)")
-    parser.add_argument("--beyond", type=float, default=Tiling.beyond,
+    parser.add_argument("--scenes", type=whole_number(1), nargs="+", default=[1, 2, 3, 4], help="scenes side by side (1 2 3 4)")
+    parser.add_argument("--beyond", type=real_number, default=Tiling.beyond,
                         help=f"read in windows a frame longer than this many times its short side ({Tiling.beyond})")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed rounds (3)")
+    parser.add_argument("--repeats", type=whole_number(1), default=3, help="timed rounds (3)")
     args = parser.parse_args(argv)
     chosen: list[Setting] = args.settings or [(Tiling.window, Tiling.overlap)]
     tilings = {"whole": WHOLE, **{f"{window:g}:{overlap:g}": Tiling(args.beyond, window, overlap)

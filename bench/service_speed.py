@@ -22,6 +22,7 @@ import httpx
 
 from bench.frames import table_photo
 from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.cli import whole_number
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from serving import free_port, start_server, stop_server  # noqa: E402  (how the tests start a real server)
@@ -56,9 +57,9 @@ def summary(rounds: list[tuple[float, list[float]]]) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None, help="the detector (.onnx); default: the shipped model")
-    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
-    parser.add_argument("--requests", type=int, default=48, help="evaluations per round, for either kind (48)")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--clients", type=whole_number(1), default=8, help="concurrent clients (8)")
+    parser.add_argument("--requests", type=whole_number(1), default=48, help="evaluations per round, for either kind (48)")
+    parser.add_argument("--repeats", type=whole_number(1), default=3)
     args = parser.parse_args(argv)
     model = args.model or DEFAULT_MODEL
     if not model.is_file():

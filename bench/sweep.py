@@ -9,14 +9,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from oxeye.models import DEFAULT_MODEL
+from oxeye.vision.cli import real_number
 
 Setting = tuple[float, float]
 
 
 def setting(text: str) -> Setting:
-    """A:B as two numbers."""
+    """A:B as two numbers, each written as the command line's every number is (``real_number``)."""
     first, second = text.split(":")
-    return float(first), float(second)
+    return real_number(first), real_number(second)
 
 
 def rounded(figures: dict[str, object]) -> dict[str, object]:

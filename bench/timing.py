@@ -7,6 +7,8 @@ import statistics
 import time
 from collections.abc import Callable, Mapping
 
+from oxeye.vision.cli import whole_number
+
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:
     """Median wall time of ``repeats`` calls of ``run``, after one warm-up call."""
@@ -29,7 +31,7 @@ def alternated_medians(runs: Mapping[str, Callable[[], object]], repeats: int) -
 def small_and_large(description: str, what: str, large: int, repeats: int, argv: list[str] | None) -> argparse.Namespace:
     """The options of a benchmark timing a store of few ``what`` against one of many: --small, --large, --repeats."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--small", type=int, default=10, help=f"{what} in the small one (10)")
-    parser.add_argument("--large", type=int, default=large, help=f"{what} in the large one ({large})")
-    parser.add_argument("--repeats", type=int, default=repeats)
+    parser.add_argument("--small", type=whole_number(0), default=10, help=f"{what} in the small one (10)")
+    parser.add_argument("--large", type=whole_number(0), default=large, help=f"{what} in the large one ({large})")
+    parser.add_argument("--repeats", type=whole_number(1), default=repeats)
     return parser.parse_args(argv)

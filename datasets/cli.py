@@ -51,9 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     build = commands.add_parser("build", help="render N labelled images into DIR")
     build.add_argument("--out", type=Path, required=True, help="output folder")
-    build.add_argument("--images", type=int, required=True, help="number of images")
-    build.add_argument("--seed", type=int, required=True, help="seed; the same seed gives the same bytes")
-    build.add_argument("--imgsz", type=int, default=640, help="long side in pixels, a multiple of 32 from 128 to 4096 (640)")
+    build.add_argument("--images", type=whole_number(), required=True, help="number of images")
+    build.add_argument("--seed", type=whole_number(), required=True, help="seed; the same seed gives the same bytes")
+    build.add_argument("--imgsz", type=whole_number(), default=640, help="long side in pixels, a multiple of 32 from 128 to 4096 (640)")
     build.add_argument("--kinds", default="cards,tiles", help="comma-separated: cards, tiles (both)")
     source = build.add_mutually_exclusive_group()
     source.add_argument("--decks", type=Path, default=None,

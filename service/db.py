@@ -24,6 +24,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from oxeye.service.errors import ServiceError
 from oxeye.service.exact_json import exact_dumps, exact_loads
+from oxeye.service.names import NAME_CHARS
 
 
 KEY_MOST = 255  # the longest Idempotency-Key kept with a round
@@ -50,9 +51,9 @@ class TableRow(Base):
 
     __tablename__ = "tables"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
+    name: Mapped[str] = mapped_column(String(NAME_CHARS), unique=True)
     rules: Mapped[object] = mapped_column(JSON)  # a preset name or a table of options
-    banker: Mapped[str] = mapped_column(String(100))
+    banker: Mapped[str] = mapped_column(String(NAME_CHARS))
     created: Mapped[datetime] = mapped_column(UtcMoment, default=lambda: datetime.now(UTC))
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.position", cascade="all, delete-orphan")
     totals: Mapped[list[BalanceRow]] = relationship(order_by="BalanceRow.id", cascade="all, delete-orphan")
@@ -65,7 +66,7 @@ class SeatRow(Base):
     __table_args__ = (UniqueConstraint("table_id", "name"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
-    name: Mapped[str] = mapped_column(String(100))
+    name: Mapped[str] = mapped_column(String(NAME_CHARS))
     position: Mapped[int] = mapped_column(Integer)
 
 
@@ -77,7 +78,7 @@ class RoundRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     number: Mapped[int] = mapped_column(Integer)
-    banker: Mapped[str] = mapped_column(String(100))
+    banker: Mapped[str] = mapped_column(String(NAME_CHARS))
     played: Mapped[dict] = mapped_column(JSON)
     settlement: Mapped[dict] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UtcMoment, default=lambda: datetime.now(UTC))
@@ -105,7 +106,7 @@ class BalanceRow(Base):
     __table_args__ = (UniqueConstraint("table_id", "name"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
-    name: Mapped[str] = mapped_column(String(100))
+    name: Mapped[str] = mapped_column(String(NAME_CHARS))
     amount: Mapped[str] = mapped_column(String(64))
 
 
@@ -117,11 +118,11 @@ class DrillRow(Base):
 
     __tablename__ = "drills"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    trainee: Mapped[str] = mapped_column(String(100), index=True)
+    trainee: Mapped[str] = mapped_column(String(NAME_CHARS), index=True)
     rules: Mapped[object] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(Integer)  # the picture is rendered from it
-    banker: Mapped[str] = mapped_column(String(100))
-    player: Mapped[str] = mapped_column(String(100))
+    banker: Mapped[str] = mapped_column(String(NAME_CHARS))
+    player: Mapped[str] = mapped_column(String(NAME_CHARS))
     stake: Mapped[int] = mapped_column(Integer)
     dealt: Mapped[datetime] = mapped_column(UtcMoment)
     answered: Mapped[datetime | None] = mapped_column(UtcMoment, default=None)

@@ -18,11 +18,13 @@ def exact_loads(text: str | bytes, object_pairs_hook: Callable[[list[tuple[str, 
     the second. JSON nested deeper than Python recurses is refused too: its RecursionError was a 500 (a photo
     form's rules or stakes of a few thousand '[') and a traceback from oxeye settle. So is a whole number of more
     digits than Python reads (4300): its ValueError was a 500 from a photo form's rules, and "There was an error
-    parsing the body" from a JSON body. All as ``Unplaced``."""
+    parsing the body" from a JSON body. So are NaN, Infinity and -Infinity, which Python's reader takes though JSON
+    has none: a stake of NaN was told "Input should be a finite number", a commission of NaN "must be a number, not
+    nan". All as ``Unplaced``."""
     if isinstance(text, bytes):  # as json.loads reads bytes, so that the error can quote the text
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     try:
-        return json.loads(text, parse_float=Decimal,
+        return json.loads(text, parse_float=Decimal, parse_constant=lambda name: _no_constant(name, text),
                           object_pairs_hook=object_pairs_hook or (lambda pairs: _once_each(pairs, text)))
     except RecursionError:
         raise Unplaced("nested too deeply", text) from None
@@ -41,6 +43,11 @@ class Unplaced(json.JSONDecodeError):
 
     def __str__(self) -> str:
         return self.msg
+
+
+def _no_constant(name: str, text: str) -> Any:
+    """Refuse NaN, Infinity or -Infinity (``name``), numbers JSON has no words for, which only Python's reader takes."""
+    raise Unplaced(f"{name} is not a JSON number", text)
 
 
 def _once_each(pairs: list[tuple[str, Any]], text: str) -> dict[str, Any]:

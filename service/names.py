@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# The most characters a name holds, counted in its normal form, as kept (the ledger's columns hold as many).
+NAME_CHARS = 100
 # What shows a name's letters in another order than they are kept, as a character class: "a\u202enn" shows "ann"
 # reversed in part, a seat or trainee looking like another (Unicode's embeddings, overrides and isolates).
 REORDERING = r"\u202a-\u202e\u2066-\u2069"

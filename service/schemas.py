@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal
@@ -11,11 +10,11 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, PydanticKnownError
 
 from oxeye.engine.amounts import AMOUNT_TEXT, amount_from_text, read_amount
 from oxeye.service.db import PAYOUT_CHARS
-from oxeye.service.names import REORDERING, normal_name, plain_name
+from oxeye.service.names import NAME_CHARS, REORDERING, normal_name, plain_name
 from oxeye.service.rules_files import preset_names
 
 
@@ -56,12 +55,6 @@ Stake = Annotated[Decimal, BeforeValidator(_amount_if_text),
                   Field(gt=0, description="a positive amount: a number, or its text (10 or \"2.5\")", examples=[10])]
 
 
-def _composed(name: object) -> object:
-    """A name in NFC before its length is checked (a composition may lengthen it); anything else left for the
-    type's check."""
-    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
-
-
 def _named_apart(named: object) -> object:
     """An object keyed by name (a round's hands, stakes, onlookers) that names one person twice, written two ways,
     is refused, as a key sent twice is: read as one, the last one's hand or stake silently won."""
@@ -73,14 +66,23 @@ def _named_apart(named: object) -> object:
     return named
 
 
+def _kept_length(name: str) -> str:
+    """A name of at most NAME_CHARS characters as kept, in its normal form: measured as sent, 'a' * 100 with the space
+    a phone's keyboard leaves after it was refused as too long, though it is kept as 100."""
+    if len(name) > NAME_CHARS:
+        raise PydanticKnownError("string_too_long", {"max_length": NAME_CHARS})
+    return name
+
+
 # Documented as checked, control characters by a pattern: the schema said any string, a NUL or a tab as good as a letter.
-Name = Annotated[str, Field(min_length=1, max_length=100, json_schema_extra={
+Name = Annotated[str, Field(min_length=1, json_schema_extra={
                                 "pattern": rf"^[{REORDERING}]*[^\u0000-\u001f\u007f-\u009f\ufffd{REORDERING}]*[{REORDERING}]*$"},
                             description="a name one can see: not spaces or zero-width characters alone, no control "
                                         "character (a line break, a tab, a NUL) nor U+FFFD, no direction override, "
                                         "embedding or isolate but around it; kept in Unicode's NFC, without "
-                                        "the spaces and zero-width characters around it, one space between its words"),
-                 BeforeValidator(_composed), AfterValidator(plain_name)]
+                                        "the spaces and zero-width characters around it, one space between its "
+                                        f"words; at most {NAME_CHARS} characters so kept"),
+                 AfterValidator(plain_name), AfterValidator(_kept_length)]
 Value = TypeVar("Value")
 # By name, each written as a Name is: a round's names, matched to the seats', were matched as typed.
 ByName = Annotated[dict[Name, Value], BeforeValidator(_named_apart)]

@@ -11,6 +11,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oxeye.vision.cli import typed_whole, whole_number
+
 if TYPE_CHECKING:
     import uvicorn
 
@@ -19,11 +21,8 @@ MAX_SETTLE_FRAMES = 300
 
 
 def port_number(text: str) -> int:
-    """A TCP port, 0 to 65535 (0: any free one), for ``--port``; anything else is a usage error."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    """A TCP port, 0 to 65535 (0: any free one), for ``--port``, in ASCII digits; anything else is a usage error."""
+    port = typed_whole(text, "a port number")
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
     return port
@@ -138,8 +137,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="a camera index, a video file (it loops) or a stream URL (rtsp://...), read and served "
                             "annotated at /v1/stream.mjpg")
     serve.add_argument("--stream-rules", default=None, help="house rules of the --source stream (gnau)")
-    serve.add_argument("--stream-banker", type=int, default=None, help="the hand the --source stream settles against (0)")
-    serve.add_argument("--settle-frames", type=int, default=5,
+    serve.add_argument("--stream-banker", type=whole_number(), default=None, help="the hand the --source stream settles against (0)")
+    serve.add_argument("--settle-frames", type=whole_number(), default=5,
                        help="live reading: frames a hand must read the same before it is scored, 1 to "
                             f"{MAX_SETTLE_FRAMES}, 10 s at 30 frames a second (5)")
     serve.set_defaults(handler=_serve, extra="service")

@@ -55,7 +55,7 @@ def open_source(spec: str) -> tuple[cv2.VideoCapture | Photo, bool]:
     """A camera index (digits), a video file, a photo or a stream URL, opened and its first frame read (a file's
     first that decodes, within ``DAMAGED_FRAMES``), and whether it is a file (which loops); OSError saying what
     is wrong when it cannot be."""
-    is_file = not spec.isdigit() and "://" not in spec
+    is_file = _camera(spec) is None and "://" not in spec
     if is_file and Path(spec).is_dir():  # it was "no such video file", as if the path were mistyped
         raise OSError(f"{spec} is a folder, not a video file: name a video or photo in it")
     if is_file and not Path(spec).is_file():
@@ -105,7 +105,13 @@ def _capture(spec: str) -> cv2.VideoCapture:
     (the caller says once what is wrong)."""
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when FFmpeg first opens something
     with opencv_quiet():
-        return cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
+        return cv2.VideoCapture(spec if (index := _camera(spec)) is None else index)
+
+
+def _camera(spec: str) -> int | None:
+    """The camera index ``spec`` names, written in ASCII digits alone, else None: str.isdigit() took full-width '８'
+    for camera 8, and '²', which int() then refused in its own words."""
+    return int(spec) if spec.isascii() and spec.isdigit() else None
 
 
 class Stream:

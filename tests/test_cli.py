@@ -155,6 +155,8 @@ def test_rules_listing_and_printing() -> None:
     (["settle", "--json"], '{"rules": "gnau", "rules": "niuniu"}',  # was settled as niuniu, the last one
      "the round is not valid JSON: the key 'rules' is given twice in one object"),
     (["settle", "--json"], '{"rules": ' + "[" * 100_000, "the round is not valid JSON: nested too deeply"),  # a traceback
+    (["settle", "--json"], json.dumps(dict(ROUND, players=[{"name": "Ann", "hand": "KS QH JD KC QD", "stake": 1}]))
+     .replace('"stake": 1', '"stake": NaN'), "the round is not valid JSON: NaN is not a JSON number"),  # 'a number'
     (["settle", "--json"], "[]", "must be a JSON object"),
     (["settle", "--json"], json.dumps({"rules": "gnau", "banker": ROUND["banker"]}), "lacks players"),
     (["settle", "--json"], json.dumps(dict(ROUND, rules={"base": "gnau", "decks": "two"})), "option 'decks'"),
@@ -270,3 +272,62 @@ def test_the_readme_rules_file_changes_only_what_it_names(tmp_path: Path) -> Non
     (tmp_path / "our-table.toml").write_text(README.read_text().split("```toml\n", 1)[1].split("```", 1)[0])
     done = run("hand", "--rules", str(tmp_path / "our-table.toml"), "3S", "6H", "5D", "5C", "KD")
     assert done.stdout.splitlines()[0] == "3S 6H 5D 5C KD: Double-Ox 6, pays 3x  [our table]", done.stderr
+
+
+def _number_options() -> list[tuple[str, argparse.Action]]:
+    """Every option of every command that reads a number: (the command and the option, the option's action)."""
+    from oxeye.service.cli import build_parser
+
+    found = []
+    for name, _, sub in _subcommands(build_parser()):
+        for action in sub._actions:
+            try:
+                read = action.type("10") if action.type is not None else None
+            except argparse.ArgumentTypeError:  # a picture's name, say
+                continue
+            if isinstance(read, (int, float)):
+                found.append((f"{name} {'/'.join(action.option_strings)}", action))
+    return found
+
+
+# int() and float() took each of these: full-width or Arabic-Indic digits, digits grouped by "_", spaces, a sign,
+# an exponent, a hexadecimal prefix, NaN and the infinities (1e400 is one).
+NOT_DIGITS = ["１０", "١٠", "1_0", " 10", "10 ", "+10", "1e1", "1e400", "0x10", "nan", "inf", "-inf", ""]
+
+
+def test_every_number_option_reads_ascii_digits_alone() -> None:
+    """`oxeye serve --port ８０００` listened on 8000, `--settle-frames 1_0` held hands 10 frames and `oxeye train
+    --hours nan` was refused by ultralytics, each option's number read by int() or float()."""
+    options = _number_options()
+    assert {"serve --port", "serve --settle-frames", "train --hours", "dataset build --images"} <= dict(options).keys()
+    for name, action in options:
+        for text in NOT_DIGITS:
+            with pytest.raises(argparse.ArgumentTypeError, match="not a"):
+                action.type(text)
+        assert action.type("12") == 12, name
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["serve", "--port", "８０００"], "oxeye serve: error: argument --port: not a port number: '８０００' (write it in "
+                                      "the digits 0 to 9)"),
+    (["serve", "--settle-frames", "1_0"], "argument --settle-frames: not a whole number: '1_0'"),
+    (["train", "--out", "run", "--hours", "1e400"], "oxeye train: error: argument --hours: not a number: '1e400' "
+                                                    "(write it in the digits 0 to 9, a point before any fraction"),
+    (["train", "--out", "run", "--lr0", "0.0003", "--val-fraction", ".5"], "argument --val-fraction: not a number"),
+    (["dataset", "build", "--out", "x", "--images", "３", "--seed", "1"], "argument --images: not a whole number: '３'"),
+])
+def test_a_number_not_in_digits_is_one_line_naming_its_option(args: list[str], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_a_benchmarks_numbers_are_read_as_the_commands_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bench.ledger_speed --repeats ３` timed three rounds, and `--repeats 0` ended in a traceback."""
+    from bench.timing import small_and_large
+
+    for text, words in (("３", "not a whole number: '３'"), ("0", "must be at least 1, got 0")):
+        with pytest.raises(SystemExit) as stop:
+            small_and_large("d", "rounds", 100, 3, ["--repeats", text])
+        assert stop.value.code == 2 and f"argument --repeats: {words}" in capsys.readouterr().err

@@ -236,7 +236,7 @@ def test_preview_of_a_folder_of_other_records_is_refused_naming_one(built: Path,
 @pytest.mark.parametrize(("count", "message"), [
     ("0", "must be at least 1, got 0"),  # said the build held no images
     ("-1", "must be at least 1, got -1"),  # drew all but the last
-    ("two", "not a whole number: 'two'"),  # named the parsing function
+    ("two", "not a whole number: 'two' (write it in the digits 0 to 9)"),  # named the parsing function
 ])
 def test_preview_of_no_images_is_refused(built: Path, tmp_path: Path, count: str, message: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,6 +76,14 @@ def test_rules_naming_an_option_twice_are_refused(tmp_path) -> None:
         rules_from_text('{"base": "gnau", "base": "niuniu"}')
 
 
+def test_json_rules_holding_nan_or_an_infinity_are_no_json(tmp_path) -> None:
+    """Python's reader took NaN, Infinity and -Infinity, which JSON has no words for: a file's commission of NaN was
+    refused as "option 'commission' must be a number, not nan", as though it were one."""
+    (tmp_path / "house.json").write_text('{"base": "gnau", "commission": NaN}')
+    with pytest.raises(RulesError, match=r"/house\.json: not valid JSON \(NaN is not a JSON number\)$"):
+        load_rules(str(tmp_path / "house.json"))
+
+
 @pytest.mark.parametrize(("options", "name"), [
     ({"commission": 0.05}, "gnau with commission"),
     ({"ten_is_duke": True, "multipliers": {"five_dukes": 9}}, "gnau with ten_is_duke, multipliers"),

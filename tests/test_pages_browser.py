@@ -516,6 +516,24 @@ def test_trainer_says_a_name_of_spaces_is_no_name(server, browser) -> None:
         assert db.execute("SELECT count(*) FROM drills").fetchone() == (0,)
 
 
+
+@pytest.mark.parametrize(("page", "name_box"), [("/trainer", "trainee"), ("/tables", "name")])
+def test_a_name_box_takes_as_many_characters_as_the_service_keeps(server, browser, page: str, name_box: str) -> None:
+    """A name box's maxlength="100" counted UTF-16 units: of a name of 60 emoji, which the service keeps, 50 could be
+    typed, and of 100 letters the space a phone's keyboard leaves after them none; the box now counts as the service
+    does, and says so of a name longer than it keeps."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, server[0] + page)
+    box = browser.find_element(By.ID, name_box)
+    for typed, message in (("\U0001f600" * 60, ""), ("a" * 100 + " ", ""), ("b" * 50 + "  " + "c" * 49, ""),
+                           ("\U0001f600" * 101, "a name is at most 100 characters, not 101")):
+        box.clear()
+        box.click()
+        browser.execute_cdp_cmd("Input.insertText", {"text": typed})  # as typed: ChromeDriver types no emoji
+        said = browser.execute_script("return arguments[0].validationMessage", box)
+        assert (box.get_attribute("value"), said) == (typed, message), typed
+
 @pytest.mark.parametrize("page", ["/upload", "/live"])
 def test_banker_box_takes_a_hands_number_in_digits_only(server, browser, page: str) -> None:
     """A number box let "1e0" through, and the service refused it: "banker: Input should be a valid integer"."""

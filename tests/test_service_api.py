@@ -282,6 +282,11 @@ def test_a_stake_is_a_json_number_or_its_text(client: TestClient) -> None:
     ('{"rules": "gnau"', JSON, "the body is not valid JSON: Expecting ',' delimiter at character 16"),
     ('{"rules": ' + "[" * 100_000, JSON, "the body is not valid JSON: nested too deeply"),  # 'error parsing the body'
     ('{"rules": 1' + "0" * 4300 + "}", JSON, "the body is not valid JSON: a whole number has more than 4300 digits"),  # alike
+    # no JSON, which Python's reader took: 'option 'commission' must be a number, not nan'
+    ('{"rules": {"base": "gnau", "commission": NaN}, "hand": "AS 2S 3S 4S 5S"}', JSON,
+     "the body is not valid JSON: NaN is not a JSON number"),
+    ('{"rules": {"base": "gnau", "decks": -Infinity}, "hand": "AS 2S 3S 4S 5S"}', JSON,
+     "the body is not valid JSON: -Infinity is not a JSON number"),
     ("", JSON, "the body must be a JSON object sent as Content-Type: application/json (Field required)"),
     ("[]", JSON, "the body must be a JSON object sent as Content-Type: application/json"),
     ('{"rules": "gnau", "hand": "AS 2S 3S 4S 5S"}', {}, "the body must be a JSON object sent as"),  # curl -d's form
@@ -492,6 +497,17 @@ def test_a_name_is_kept_without_what_no_one_sees_around_it(client: TestClient) -
     assert played.status_code == 201, played.text
     assert list(client.get(f"/v1/tables/{table['id']}").json()["balances"]) == ["ann", "bo", "cy", "dee"]
 
+
+
+def test_a_names_length_is_that_of_the_name_kept(client: TestClient) -> None:
+    """A name's 100 characters were counted as sent: 100 letters with the space a phone's keyboard leaves after them,
+    or two spaces between their words, were refused as 'at most 100 characters', though kept they are 100."""
+    long, words = "a" * 100, "b" * 50 + "  " + "c" * 49
+    table = _table(client, name=long + " ", seats=[f"\u200b{long}", words, "cy"], banker=long + "\u00a0")
+    assert table.status_code == 201, table.text
+    assert (table.json()["name"], table.json()["seats"]) == (long, [long, words.replace("  ", " "), "cy"])
+    too_long = _table(client, name="x" * 101 + " ")
+    assert (too_long.status_code, too_long.json()["error"]) == (422, "name: String should have at most 100 characters")
 
 def test_a_name_showing_its_letters_reordered_is_refused_and_isolates_around_it_dropped(client: TestClient) -> None:
     """An override within a name ("a\u202enn") shows its letters in another order than they are kept: a seat looking

@@ -214,6 +214,7 @@ def test_a_domino_tables_frames_are_read_for_tiles_only(client: TestClient) -> N
     ("stakes=[1]", "stakes must be"),
     ('stakes={"0": 5}', "stakes name the banker's hand 0"),
     ("rules={not json", "not valid JSON"),
+    ('rules={"base": "gnau", "commission": NaN}', "inline rules are not valid JSON: NaN is not a JSON number"),
     ("rules=gnau&stake={}", "unknown query field: 'stake'"),  # once settled every hand at 1
     ('stakes={"1": 5}&stakes={"2": 7}', "query field given more than once: 'stakes'"),  # the first were lost
     ("banker=", "query field(s) 'banker' sent empty: fill them in"),  # in the framework's words, unlike a photo's form

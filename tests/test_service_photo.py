@@ -216,6 +216,8 @@ def test_a_damaged_photo_of_a_format_no_refusal_names_is_refused_not_a_500(clien
     (_jpeg(), {"rules": '{"base": ' + "[" * 100_000}, 400, "inline rules are not valid JSON: nested too deeply"),
     (_jpeg(), {"rules": '{"decks": 1' + "0" * 4300 + "}"}, 400,  # a 500, int() refusing so many digits
      "inline rules are not valid JSON: a whole number has more than 4300 digits"),
+    (_jpeg(), {"rules": '{"base": "gnau", "commission": Infinity}'}, 400,  # "must be a number, not inf"
+     "inline rules are not valid JSON: Infinity is not a JSON number"),
     (_jpeg(), {"stakes": '{"1": ' + "[" * 100_000}, 400, "stakes must be a JSON object"),
     (_jpeg(), {"stakes": '{"1": "ten"}'}, 400, "stakes: 'ten' is not an amount"),
     # read by Decimal() as 1000, 5 and 12: forms no one writes a sum in

@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import httpx
 import numpy as np
+import pytest
 from fastapi.testclient import TestClient
 
 from oxeye.models import DEFAULT_MODEL
@@ -287,6 +288,14 @@ def test_a_source_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path) -
         said = refused("--port", str(free_port()), "--data", str(tmp_path), "--source", source, "--model", str(model))
         assert message in said, said
 
+
+
+@pytest.mark.parametrize("source", ["８", "²"])
+def test_a_camera_index_is_written_in_ascii_digits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """str.isdigit() took full-width '８' for camera 8, and '²' too, which int() refused: 'invalid literal for int()'."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OSError, match=f"no such video file: {source}$"):
+        open_source(source)
 
 class _Counting:
     """A stand-in detector that reads one hand in every frame and counts the frames it read."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +14,9 @@ from oxeye.vision.classes import KINDS, LABEL_MODES
 from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
 
 REAL_CARDS = "../shared/real/cards-edje"
+_WHOLE = re.compile(r"-?[0-9]+")  # as a path's, a query's or a form's whole number is read
+# As every amount is written (engine.amounts' AMOUNT_TEXT, which vision, knowing no rules, does not import).
+_REAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -67,20 +72,39 @@ def _refuse_drawing_over(photo: Path, annotate: Path | None) -> None:
         raise ValueError(f"--annotate {annotate} is the photo being read: name another picture to draw on")
 
 
-def whole_number(least: int) -> Callable[[str], int]:
-    """An argparse type for a whole number of at least ``least``, refused in one line as it is parsed
-    (a preview --count of -1 once drew all but the last image; a --seed of -1 failed in numpy's words)."""
+def typed_whole(text: str, what: str = "a whole number") -> int:
+    """``text`` read as a whole number in ASCII digits, a minus left for the option's range check to refuse, else an
+    ArgumentTypeError saying it is not ``what``: int() read full-width '１０' and '1_0' as 10, and ' 3' or '+3' as 3."""
+    if not _WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r} (write it in the digits 0 to 9)")
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() reads: argparse would name the parsing function
+        raise argparse.ArgumentTypeError(f"not {what}: it has more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def whole_number(least: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number (``typed_whole``) of at least ``least`` where given, refused in one line
+    as it is parsed (a preview --count of -1 once drew all but the last image; a --seed of -1 failed in numpy's
+    words); an option with no ``least`` is checked where it is used, in its own words."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:  # argparse would name this function: "invalid parse value"
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < least:
+        value = typed_whole(text)
+        if least is not None and value < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
         return value
 
     return parse
+
+
+def real_number(text: str) -> float:
+    """An argparse type for a number that may have a fraction (--hours 0.5, --lr0 0.0003), written as every amount
+    is (ASCII digits, a point before any fraction, a minus for the range check): float() read
+    '1_0' as 10 and full-width '０.５' as 0.5, and took 'nan', 'inf' and '1e400', which is inf."""
+    if not _REAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r} (write it in the digits 0 to 9, a point before "
+                                         f"any fraction, like 0.5)")
+    return float(text)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -141,25 +165,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(yolov8n-pose.yaml for --labels pose, else yolov8n.yaml; not with --resume)")
     train.add_argument("--transfer", type=Path, metavar="PT", help="start the .yaml model from the layers of this "
                        ".pt that fit, e.g. a detector trained in another label mode (not with --resume)")
-    train.add_argument("--imgsz", type=int, help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
-    train.add_argument("--epochs", type=int, help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
-    train.add_argument("--batch", type=int, help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
+    train.add_argument("--imgsz", type=whole_number(), help=f"input size, a multiple of 32 ({NEW_RUN['imgsz']}; not with --resume)")
+    train.add_argument("--epochs", type=whole_number(), help=f"epochs ({NEW_RUN['epochs']}; not with --resume)")
+    train.add_argument("--batch", type=whole_number(), help=f"batch size ({NEW_RUN['batch']}; not with --resume)")
     train.add_argument("--labels", choices=LABEL_MODES,
                        help="what the detector finds: where items lie and where their two corner indices or halves "
                             "are (pose: the names come from 'oxeye train-classifier'), or whole items named, card "
                             "corner indices, or both (pose; not with --resume)")
-    train.add_argument("--val-fraction", type=float,
+    train.add_argument("--val-fraction", type=real_number,
                        help=f"share of images held out for validation ({NEW_RUN['val_fraction']}; not with --resume)")
-    train.add_argument("--workers", type=int, help=f"data-loading processes ({NEW_RUN['workers']}; not with --resume)")
+    train.add_argument("--workers", type=whole_number(), help=f"data-loading processes ({NEW_RUN['workers']}; not with --resume)")
     train.add_argument("--resume", action="store_true", help="resume the interrupted run in --out")
     train.add_argument("--overwrite", action="store_true", help="replace a detector trained in --out before (refused otherwise)")
     train.add_argument("--cache", action="store_true", default=None,
                        help="hold the resized images in memory (faster epochs; not with --resume)")
-    train.add_argument("--lr0", type=float, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
+    train.add_argument("--lr0", type=real_number, help="AdamW's starting learning rate, e.g. 0.0003 to fine-tune a "
                             "trained .pt briefly (default: ultralytics chooses, about 0.0017 here; not with --resume)")
-    train.add_argument("--hours", type=float, help="train for this long instead of --epochs: ultralytics times "
+    train.add_argument("--hours", type=real_number, help="train for this long instead of --epochs: ultralytics times "
                        "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease; not with --resume)")
-    train.add_argument("--keypoint-sigma", type=float, metavar="SIGMA",
+    train.add_argument("--keypoint-sigma", type=real_number, metavar="SIGMA",
                        help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
                             "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe; not with "
                             "--resume)")
@@ -171,13 +195,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--data", type=Path, nargs="+", required=True,
                           help="one or more folders written by 'oxeye dataset build'")
     classify.add_argument("--out", type=Path, required=True, help="run folder (the detector's); gets oxeye-cls.onnx")
-    classify.add_argument("--imgsz", type=int, default=64, help="crop size, a multiple of 8 (64)")
-    classify.add_argument("--epochs", type=int, default=20, help="epochs (20)")
-    classify.add_argument("--batch", type=int, default=128, help="batch size (128)")
-    classify.add_argument("--per-class", type=int, default=3000, help="at most this many training crops per class (3000)")
-    classify.add_argument("--hidden-per-class", type=int, metavar="N", help="crops of hidden indices (class \"none\") "
+    classify.add_argument("--imgsz", type=whole_number(), default=64, help="crop size, a multiple of 8 (64)")
+    classify.add_argument("--epochs", type=whole_number(), default=20, help="epochs (20)")
+    classify.add_argument("--batch", type=whole_number(), default=128, help="batch size (128)")
+    classify.add_argument("--per-class", type=whole_number(), default=3000, help="at most this many training crops per class (3000)")
+    classify.add_argument("--hidden-per-class", type=whole_number(), metavar="N", help="crops of hidden indices (class \"none\") "
                           "may number up to N, at least --per-class (default: --per-class)")
-    classify.add_argument("--val-fraction", type=float, default=0.1, help="share of images held out for validation (0.1)")
+    classify.add_argument("--val-fraction", type=real_number, default=0.1, help="share of images held out for validation (0.1)")
     classify.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter and the training (0)")
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
                           "models/oxeye-cls.pt); else a fresh network")
@@ -191,7 +215,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     quantize.add_argument("--data", type=Path, nargs="+", required=True,
                           help="one or more folders written by 'oxeye dataset build' (not the held-out build)")
     quantize.add_argument("--out", type=Path, required=True, help="the ONNX to write, e.g. RUN/oxeye-cls.onnx")
-    quantize.add_argument("--per-class", type=int, default=20, help="at most this many calibration crops per class (20)")
+    quantize.add_argument("--per-class", type=whole_number(), default=20, help="at most this many calibration crops per class (20)")
     quantize.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter (0)")
     quantize.set_defaults(handler=_quantize_classifier, extra="train")
 

@@ -42,6 +42,23 @@ function explainPattern(box, words) {
 // refused as "String should have at least 1 character").
 const SPACES_ALONE = "a name needs more than spaces";
 
+// What no one sees around a name, which the service drops (service/names.py), and the most characters it keeps of
+// what is left, counted as it counts them: Unicode's code points, where a box's maxlength counted UTF-16 units.
+const INVISIBLE = "[\\s\\u200b-\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2060\\ufeff]+";
+const AROUND_NAME = new RegExp(`^${INVISIBLE}|${INVISIBLE}$`, "g");
+const NAME_CHARS = 100;
+
+// A name box that says, as it is typed, a name the service would refuse: one of spaces alone, or one longer than it
+// keeps, counted in the name's normal form (NFC, one space between its words); its maxlength="100" kept a name of 51
+// emoji, which the service takes, from being typed, and refused 100 letters with the space a phone leaves after them.
+function explainName(box) {
+  box.addEventListener("input", () => {
+    const kept = [...box.value.normalize("NFC").replace(AROUND_NAME, "").replace(/\s+/g, " ")].length;
+    box.setCustomValidity(box.validity.patternMismatch ? SPACES_ALONE
+      : kept > NAME_CHARS ? `a name is at most ${NAME_CHARS} characters, not ${kept}` : "");
+  });
+}
+
 // What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
 const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
 

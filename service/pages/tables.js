@@ -363,7 +363,7 @@ $("keys").addEventListener("submit", keepKey);
 $("seats").addEventListener("input", () => offer($("banker"), lines($("seats")), $("banker").value));
 $("new-seats").addEventListener("input", () => offer($("new-banker"), lines($("new-seats")), $("new-banker").value));
 $("open").addEventListener("submit", openNew);
-explainPattern($("name"), SPACES_ALONE);
+explainName($("name"));
 $("round").addEventListener("submit", record);
 $("change").addEventListener("submit", change);
 $("older").addEventListener("click", showOlder);
