@@ -291,8 +291,8 @@ def _number_options() -> list[tuple[str, argparse.Action]]:
 
 
 # int() and float() took each of these: full-width or Arabic-Indic digits, digits grouped by "_", spaces, a sign,
-# an exponent, a hexadecimal prefix, NaN and the infinities (1e400 is one).
-NOT_DIGITS = ["１０", "١٠", "1_0", " 10", "10 ", "+10", "1e1", "1e400", "0x10", "nan", "inf", "-inf", ""]
+# a hexadecimal prefix, NaN and the infinities (1e400 is one).
+NOT_DIGITS = ["１０", "١٠", "1_0", " 10", "10 ", "+10", "1e400", "0x10", "nan", "inf", "-inf", ""]
 
 
 def test_every_number_option_reads_ascii_digits_alone() -> None:
@@ -305,6 +305,11 @@ def test_every_number_option_reads_ascii_digits_alone() -> None:
             with pytest.raises(argparse.ArgumentTypeError, match="not a"):
                 action.type(text)
         assert action.type("12") == 12, name
+        if isinstance(action.type("12"), float):  # a power of ten, as a learning rate is written (3e-4)
+            assert (action.type("1e1"), action.type("3E-4")) == (10, 0.0003), name
+        else:
+            with pytest.raises(argparse.ArgumentTypeError, match="not a"):
+                action.type("1e1")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -313,6 +318,7 @@ def test_every_number_option_reads_ascii_digits_alone() -> None:
     (["serve", "--settle-frames", "1_0"], "argument --settle-frames: not a whole number: '1_0'"),
     (["train", "--out", "run", "--hours", "1e400"], "oxeye train: error: argument --hours: not a number: '1e400' "
                                                     "(write it in the digits 0 to 9, a point before any fraction"),
+    (["train", "--out", "run", "--lr0", "3e-4.5"], "argument --lr0: not a number: '3e-4.5'"),
     (["train", "--out", "run", "--lr0", "0.0003", "--val-fraction", ".5"], "argument --val-fraction: not a number"),
     (["dataset", "build", "--out", "x", "--images", "３", "--seed", "1"], "argument --images: not a whole number: '３'"),
 ])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -15,8 +16,9 @@ from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
 
 REAL_CARDS = "../shared/real/cards-edje"
 _WHOLE = re.compile(r"-?[0-9]+")  # as a path's, a query's or a form's whole number is read
-# As every amount is written (engine.amounts' AMOUNT_TEXT, which vision, knowing no rules, does not import).
-_REAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+# As every amount is written (engine.amounts' AMOUNT_TEXT, which vision, knowing no rules, does not import), with
+# a power of ten after it as a learning rate is written (1e-4).
+_REAL = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -98,12 +100,12 @@ def whole_number(least: int | None = None) -> Callable[[str], int]:
 
 
 def real_number(text: str) -> float:
-    """An argparse type for a number that may have a fraction (--hours 0.5, --lr0 0.0003), written as every amount
-    is (ASCII digits, a point before any fraction, a minus for the range check): float() read
-    '1_0' as 10 and full-width '０.５' as 0.5, and took 'nan', 'inf' and '1e400', which is inf."""
-    if not _REAL.fullmatch(text):
+    """An argparse type for a number that may have a fraction (--hours 0.5, --lr0 0.0003 or 3e-4), written in ASCII
+    digits, a point before any fraction, a power of ten after it where wanted, a minus for the range check: float()
+    read '1_0' as 10 and full-width '０.５' as 0.5, and took 'nan', 'inf' and '1e400', which is inf."""
+    if not _REAL.fullmatch(text) or not math.isfinite(float(text)):
         raise argparse.ArgumentTypeError(f"not a number: {text!r} (write it in the digits 0 to 9, a point before "
-                                         f"any fraction, like 0.5)")
+                                         f"any fraction, like 0.5 or 3e-4)")
     return float(text)
 
 
