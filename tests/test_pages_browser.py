@@ -22,7 +22,7 @@ from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.trainer import payout_reason
 from oxeye.vision.steady import Steadier
-from readings import portrait_as_a_phone_stores_it, rows_reading
+from readings import portrait_as_a_phone_stores_it, rows_reading, tagged_in_xmp
 from serving import free_port, start_server, stop_server
 
 # A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
@@ -326,6 +326,24 @@ def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, bro
     assert line == "Settled: the house takes 0; the bank passes to the banker's right (who sits there is not seen)"
 
 
+def _drawn(driver, data: bytes) -> list:
+    """The upload page's canvas (hidden or not, its width and height) and words after it has drawn the photo encoded
+    in ``data`` with an answer of the size the service reads it at."""
+    from oxeye.service.photo import score_photo
+    from oxeye.vision.images import decode_reduced
+    from oxeye.vision.reading import Reading
+
+    read = decode_reduced(data)
+    scored = score_photo(Reading(read.width, read.height), load_rules("gnau"), 0, {})
+    return driver.execute_async_script("""
+        const [data, scored, done] = arguments;
+        const photo = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))]);
+        $("seen").textContent = "read";
+        drawPhoto($("annotated"), photo, JSON.parse(scored)).then(() => done(
+            [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
+        base64.b64encode(data).decode(), json.dumps(scored))
+
+
 @pytest.mark.parametrize(("kind", "orientation", "drawn"), [
     ("JPEG", 6, True), ("WEBP", 6, False),
     # half a turn, or a mirror, keeps the photo's size, which alone was looked at: drawn upside down over the WebP
@@ -334,27 +352,38 @@ def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(serv
                                                                             orientation: int, drawn: bool) -> None:
     """Chromium shows a WebP as stored, leaving out the EXIF orientation the service turns it upright by: every
     box was drawn over the photo lying on its side, where its card is not. A JPEG it turns as the service does."""
-    from oxeye.service.photo import score_photo
-    from oxeye.vision.reading import Reading
-
     stored, buffer, exif = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO(), Image.Exif()
     exif[0x0112] = orientation
     stored.save(buffer, kind, exif=exif)  # landscape pixels, to be shown as the orientation says
     width, height = (100, 200) if orientation == 6 else (200, 100)  # as the service reads it
-    scored = score_photo(Reading(width, height), load_rules("gnau"), 0, {})
     _open(browser, f"{server[0]}/upload")
-    canvas = browser.execute_async_script("""
-        const [data, scored, done] = arguments;
-        const photo = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))]);
-        $("seen").textContent = "read";
-        drawPhoto($("annotated"), photo, JSON.parse(scored)).then(() => done(
-            [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
-        base64.b64encode(buffer.getvalue()).decode(), json.dumps(scored))
+    canvas = _drawn(browser, buffer.getvalue())
     if drawn:
         assert canvas == [False, width, height, "read"]
     else:
         assert canvas[0] and canvas[3] == ("read; this browser shows the photo 200 × 100, not turned as it was read "
                                            "by its EXIF orientation: the boxes are not drawn over it")
+
+
+def test_upload_page_draws_over_a_photo_turned_by_its_xmp_only_as_the_service_turned_it(server, browser) -> None:
+    """A photo turned by its XMP alone (no EXIF orientation) is turned by the service, not by a browser: its boxes
+    were drawn over it upside down or mirrored, where its cards are not, and one a quarter turned was said to be
+    turned by its EXIF. Where its EXIF has an orientation, the service and the browser turn it by that."""
+    def xmp(turn: int, prefix: str = "tiff") -> str:
+        return (f"<rdf:Description rdf:about='' xmlns:{prefix}='http://ns.adobe.com/tiff/1.0/'>"
+                f"<{prefix}:Orientation> {turn} </{prefix}:Orientation></rdf:Description>")
+
+    unturned = "read; this browser shows the photo 200 × 100, not turned as it was read by its XMP orientation: " \
+               "the boxes are not drawn over it"
+    _open(browser, f"{server[0]}/upload")
+    for kind in ("JPEG", "PNG", "WEBP"):
+        for turn in (2, 3, 4, 6):
+            hidden, *_, said = _drawn(browser, tagged_in_xmp(kind, xmp(turn, "t")))
+            assert hidden and said == unturned, (kind, turn)
+        assert _drawn(browser, tagged_in_xmp(kind, xmp(1))) == [False, 200, 100, "read"], kind
+    assert _drawn(browser, tagged_in_xmp("PNG", xmp(3), zipped=True))[3] == unturned
+    for exif, size in ((1, [200, 100]), (3, [200, 100]), (6, [100, 200])):  # the XMP left out, as the service does
+        assert _drawn(browser, tagged_in_xmp("JPEG", xmp(4), exif=exif)) == [False, *size, "read"], exif
 
 
 def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:
