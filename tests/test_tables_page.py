@@ -328,3 +328,28 @@ def test_tables_page_shows_the_banker_another_client_named_when_its_round_is_ref
     browser.find_element(By.ID, "record").click()
     _recorded(browser, 1)
     assert httpx.get(f"{url}/v1/tables/{table}/rounds").json()[0]["banker"] == "bob"
+
+
+def test_tables_page_fits_a_phone_with_long_names(server, browser) -> None:
+    """On a 360 px phone a seat named by an e-mail address, a table's rules as options and the round form's four
+    columns ran past the screen's edge, the page scrolling sideways (511 px wide), the boxes for a hand 47 px wide."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    seats = ["firstname.lastname@casinotrainingexample.com", "bob", "Mary Ann Josephine Featherstonehaugh"]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "fridaynightattheluckydragonhighrollersroom", "seats": seats,
+                                                  "rules": {"base": "gnau", "bank_passes": "every_round"}, "banker": "bob"})
+    hands = dict(zip(seats, ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "AS 2H 7D 5C 6S")))
+    httpx.post(f"{url}/v1/tables/{table.json()['id']}/rounds", json={"hands": hands, "stakes": {seats[0]: "5", seats[2]: "5"}}).raise_for_status()
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 640, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    _open(browser, f"{url}/tables")
+    _wait(browser, lambda d: _listed_tables(d) == ["fridaynightattheluckydragonhighrollersroom"])
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 360
+    browser.find_element(By.LINK_TEXT, "fridaynightattheluckydragonhighrollersroom").click()
+    _recorded(browser, 1)
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 360
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#plays input")
+    assert len(boxes) == 7 and min(box.size["width"] for box in boxes) > 300  # the banker's hand and each player's three
+    heading = browser.execute_script("return getComputedStyle(arguments[0].parentElement, '::before').content", boxes[0])
+    assert heading == '"Hand (e.g. 3S 6H 8D 4C 8H or 6-6 4-2 ...)"'  # each box named, as by the column's heading
