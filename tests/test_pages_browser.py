@@ -1129,3 +1129,23 @@ def test_live_page_shows_the_camera_whole_under_its_controls(server, browser) ->
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
     assert _in_view(browser, "view") and _in_view(browser, "start")
+
+
+def test_pages_give_a_thumb_room_to_tap(server, browser) -> None:
+    """On a phone the boxes and buttons were 31 to 34 px tall and the links 19: a thumb, some 44 px across, missed
+    them or hit the one beside."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 640, "deviceScaleFactor": 2,
+                                                                   "mobile": True})
+    for page, shown in (("/", "stream"), ("/upload", "rules"), ("/live", "rules"), ("/trainer", "rules"),
+                        ("/tables", "tables"), (f"/tables#{table.json()['id']}", "plays")):
+        browser.get(url + page)
+        _wait(browser, lambda d: d.find_element(By.ID, shown).text)
+        small = browser.execute_script("""
+            return [...document.querySelectorAll("a, button, input, select, textarea")].filter((e) => e.checkVisibility())
+              .map((e) => [e.id || e.textContent || e.getAttribute("aria-label"), e.getBoundingClientRect().height])
+              .filter(([, height]) => height < 40);""")
+        assert small == [], page
