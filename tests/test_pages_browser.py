@@ -1149,3 +1149,22 @@ def test_pages_give_a_thumb_room_to_tap(server, browser) -> None:
               .map((e) => [e.id || e.textContent || e.getAttribute("aria-label"), e.getBoundingClientRect().height])
               .filter(([, height]) => height < 40);""")
         assert small == [], page
+
+
+def test_pages_take_stakes_typed_with_a_phones_curly_quotes(server, browser, tmp_path: Path) -> None:
+    """An iPhone's keyboard types {"1": 10} as {“1”: 10}: the stakes were refused as no JSON, on both pages, the
+    straight quote hard to find on a phone."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    _read_with_stakes(browser, "{“1”: 10}")
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() or d.find_element(By.ID, "problem").is_displayed())
+    assert not browser.find_element(By.ID, "problem").is_displayed()
+    assert browser.find_element(By.ID, "stakes").get_attribute("value") == '{"1": 10}'
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "stakes").clear()
+    browser.find_element(By.ID, "stakes").send_keys("{„1“: 10}")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text
+          or d.find_element(By.ID, "status").get_attribute("class") == "error")
+    assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
