@@ -1168,3 +1168,15 @@ def test_pages_take_stakes_typed_with_a_phones_curly_quotes(server, browser, tmp
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text
           or d.find_element(By.ID, "status").get_attribute("class") == "error")
     assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
+
+
+def test_live_page_opens_the_camera_facing_the_table(server, browser) -> None:
+    """A phone gave the page its selfie camera, facing the player holding it, not the table: the camera facing
+    away is asked for (where there is one; the fake camera faces neither way, and is taken all the same)."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    asked = browser.execute_script("return camera.getVideoTracks()[0].getConstraints().facingMode")
+    assert asked == "environment"  # as Chromium gives back an ideal
