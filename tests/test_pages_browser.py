@@ -1180,3 +1180,22 @@ def test_live_page_opens_the_camera_facing_the_table(server, browser) -> None:
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
     asked = browser.execute_script("return camera.getVideoTracks()[0].getConstraints().facingMode")
     assert asked == "environment"  # as Chromium gives back an ideal
+
+
+def test_live_page_keeps_the_screen_on_while_reading(server, browser) -> None:
+    """A phone propped over the table dimmed and locked its screen after half a minute untouched, the reading
+    stopped with it: the page holds a screen wake lock while the camera reads, and lets it go when stopped."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.execute_script("""
+        window.locks = [];
+        Object.defineProperty(navigator, "wakeLock", {value: {request: async (type) => {
+          locks.push(type);
+          return {release: async () => locks.push("released")};
+        }}});""")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert browser.execute_script("return locks") == ["screen"]
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: d.execute_script("return locks") == ["screen", "released"], 5)
