@@ -164,6 +164,25 @@ def _deal_to(driver, url: str, trainee: str) -> None:
     _wait(driver, lambda d: d.find_element(By.ID, "drill").is_displayed())
 
 
+def _as_a_phone(driver, width: int = 360, height: int = 640) -> None:
+    """The browser's window made a phone's screen: ``width`` x ``height`` CSS pixels, two device pixels to one."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                  "deviceScaleFactor": 2, "mobile": True})
+
+
+def _answered_on_a_phone(driver, url: str, trainee: str, width: int = 360, height: int = 640) -> None:
+    """A drill dealt to ``trainee`` and answered on a phone's screen, its grade and the record on show."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _as_a_phone(driver, width, height)
+    _deal_to(driver, url, trainee)
+    Select(driver.find_element(By.ID, "label")).select_by_index(1)
+    driver.find_element(By.ID, "payout").send_keys("1")
+    driver.find_element(By.ID, "submit").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "history").is_displayed())
+
+
 def test_the_api_docs_send_nothing_to_another_origin(server, browser) -> None:
     """ReDoc's script showed Redocly's logo from its CDN: a request to the internet from docs said to need none (a
     broken image offline). /redoc, barred from other origins, still shows the API, the logo refused unsent."""
@@ -932,16 +951,7 @@ def test_trainer_asks_for_the_ox_rather_than_answering_the_first_one(server, bro
 def test_trainer_fits_a_phone_with_a_long_name(server, browser) -> None:
     """A trainee named by an e-mail address, one long word, ran past a 375 px phone's edge in the record's
     heading, the page scrolling sideways with the name cut off."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
-                                                                   "mobile": True})
-    _deal_to(browser, server[0], "firstname.lastname@casino-training.example.com")
-    Select(browser.find_element(By.ID, "label")).select_by_index(1)
-    browser.find_element(By.ID, "payout").send_keys("1")
-    browser.find_element(By.ID, "submit").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    _answered_on_a_phone(browser, server[0], "firstname.lastname@casino-training.example.com", 375, 740)
     assert browser.execute_script("return document.documentElement.scrollWidth") == 375
 
 
@@ -1138,8 +1148,7 @@ def test_pages_give_a_thumb_room_to_tap(server, browser) -> None:
 
     url = server[0]
     table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"})
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 640, "deviceScaleFactor": 2,
-                                                                   "mobile": True})
+    _as_a_phone(browser)
     for page, shown in (("/", "stream"), ("/upload", "rules"), ("/live", "rules"), ("/trainer", "rules"),
                         ("/tables", "tables"), (f"/tables#{table.json()['id']}", "plays")):
         browser.get(url + page)
@@ -1199,3 +1208,14 @@ def test_live_page_keeps_the_screen_on_while_reading(server, browser) -> None:
     assert browser.execute_script("return locks") == ["screen"]
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda d: d.execute_script("return locks") == ["screen", "released"], 5)
+
+
+def test_trainer_deals_the_next_drill_from_under_the_grade_on_a_phone(server, browser) -> None:
+    """On a phone Deal lay a screen above the grade and the record: every drill, the trainee scrolled back up to it."""
+    from selenium.webdriver.common.by import By
+
+    _answered_on_a_phone(browser, server[0], "una")
+    assert not _in_view(browser, "deal") and _in_view(browser, "next")
+    browser.find_element(By.ID, "next").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script("return drill.id") == 2)
+    assert not browser.find_element(By.ID, "grade").is_displayed()

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from serving import free_port, start_server, stop_server
-from test_pages_browser import UNREACHABLE, browser, pytestmark, server, _open, _wait  # noqa: F401 (fixtures)
+from test_pages_browser import UNREACHABLE, browser, pytestmark, server, _as_a_phone, _open, _wait  # noqa: F401 (fixtures)
 
 ROUND = {"ann": ("10S 9H 8D 4C 4H",), "bob": ("KS QH JD KC QD", "10", "dee 1, eve 2.5"),
          "cy": ("AS 2H 7D 5C 6S", "2.5", "")}
@@ -341,8 +341,7 @@ def test_tables_page_fits_a_phone_with_long_names(server, browser) -> None:
                                                   "rules": {"base": "gnau", "bank_passes": "every_round"}, "banker": "bob"})
     hands = dict(zip(seats, ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "AS 2H 7D 5C 6S")))
     httpx.post(f"{url}/v1/tables/{table.json()['id']}/rounds", json={"hands": hands, "stakes": {seats[0]: "5", seats[2]: "5"}}).raise_for_status()
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 640, "deviceScaleFactor": 2,
-                                                                   "mobile": True})
+    _as_a_phone(browser)
     _open(browser, f"{url}/tables")
     _wait(browser, lambda d: _listed_tables(d) == ["fridaynightattheluckydragonhighrollersroom"])
     assert browser.execute_script("return document.documentElement.scrollWidth") == 360
