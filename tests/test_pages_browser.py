@@ -1219,3 +1219,20 @@ def test_trainer_deals_the_next_drill_from_under_the_grade_on_a_phone(server, br
     browser.find_element(By.ID, "next").click()
     _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script("return drill.id") == 2)
     assert not browser.find_element(By.ID, "grade").is_displayed()
+
+
+def test_name_boxes_take_a_name_as_typed_on_a_phone(server, browser) -> None:
+    """A phone's keyboard capitalised a name's first letter ("Ann": another seat, another trainee, than the "ann"
+    typed at a laptop) and corrected names to words ("ned" to "need"), in the boxes for names and hands."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"})
+    typed_as = "return [...document.querySelectorAll(arguments[0])].map((box) => [box.autocapitalize, box.spellcheck, " \
+               "box.getAttribute('autocorrect')])"
+    _open(browser, f"{url}/trainer")
+    assert browser.execute_script(typed_as, "#trainee") == [["none", False, "off"]]
+    browser.get(f"{url}/tables#{table.json()['id']}")
+    _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
+    boxes = "#seats, #new-seats, #plays .hand, #plays .onlookers"
+    assert browser.execute_script(typed_as, boxes) == [["none", False, "off"]] * 5  # ann banks: bob's onlookers alone

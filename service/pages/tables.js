@@ -202,8 +202,16 @@ function field(kind, name, typed) {
   const input = Object.assign(document.createElement("input"), {className: kind, value: typed});
   input.setAttribute("aria-label", `${name}'s ${kind}`);
   if (kind === "stake") input.inputMode = "decimal";
+  else asTyped(input);
   cell.append(input);
   return cell;
+}
+
+// A box of names or codes taken as typed on a phone: its keyboard capitalised the first letter ("Ann", another seat
+// than "ann") and corrected a name to a word ("ned" to "need").
+function asTyped(box) {
+  Object.assign(box, {autocapitalize: "none", spellcheck: false});
+  box.setAttribute("autocorrect", "off");
 }
 
 // What a seat's row holds typed in its box of this class ("" where it has none).
