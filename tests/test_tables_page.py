@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from serving import free_port, start_server, stop_server
-from test_pages_browser import UNREACHABLE, browser, pytestmark, server, _as_a_phone, _open, _wait  # noqa: F401 (fixtures)
+from test_pages_browser import (UNREACHABLE, browser, pytestmark, server, _as_a_phone, _in_view, _open,  # noqa: F401 (fixtures)
+                                _wait)
 
 ROUND = {"ann": ("10S 9H 8D 4C 4H",), "bob": ("KS QH JD KC QD", "10", "dee 1, eve 2.5"),
          "cy": ("AS 2H 7D 5C 6S", "2.5", "")}
@@ -352,3 +353,20 @@ def test_tables_page_fits_a_phone_with_long_names(server, browser) -> None:
     assert len(boxes) == 7 and min(box.size["width"] for box in boxes) > 300  # the banker's hand and each player's three
     heading = browser.execute_script("return getComputedStyle(arguments[0].parentElement, '::before').content", boxes[0])
     assert heading == '"Hand (e.g. 3S 6H 8D 4C 8H or 6-6 4-2 ...)"'  # each box named, as by the column's heading
+
+
+def test_tables_page_shows_a_refusal_where_the_round_was_recorded_on_a_phone(server, browser) -> None:
+    """The refusal was shown at the page's top, on a phone eight seats (2,000 px) above the Record button: pressed, it
+    seemed to do nothing. It is shown at the top of the screen, the form still in view."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    seats = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": seats, "banker": "ann"})
+    _as_a_phone(browser)
+    browser.get(f"{url}/tables#{table.json()['id']}")
+    _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
+    _fill(browser, {"hal": ("AS 2H 7D 5C XX",)})
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser).startswith("the banker ann has no hand")
+    assert _in_view(browser, "problem") and _in_view(browser, "record")
