@@ -8,7 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Item, Reading
@@ -43,6 +43,29 @@ def portrait_as_a_phone_stores_it() -> bytes:
     exif[0x0112] = 6
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
+    return buffer.getvalue()
+
+
+def tagged_in_xmp(kind: str, description: str, exif: int | None = None, zipped: bool = False) -> bytes:
+    """The landscape pixels of ``portrait_as_a_phone_stores_it`` in Pillow's format ``kind``, their turn said by
+    ``description``, an XMP rdf:Description, with no EXIF (or with ``exif`` as its EXIF orientation); a PNG's XMP
+    compressed where ``zipped``."""
+    pixels = np.zeros((100, 200, 3), np.uint8)
+    pixels[:, :50] = 255
+    packet = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+              f"{description}</rdf:RDF></x:xmpmeta>").encode()
+    tags = {"exif": Image.Exif()} if exif is not None else {}
+    if exif is not None:
+        tags["exif"][0x0112] = exif
+    buffer = io.BytesIO()
+    if kind == "PNG":
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt("XML:com.adobe.xmp", packet.decode(), zip=zipped)
+        Image.fromarray(pixels).save(buffer, kind, pnginfo=info, **tags)
+    elif kind == "TIFF":
+        Image.fromarray(pixels).save(buffer, kind, tiffinfo={700: packet})  # XMP's TIFF tag
+    else:
+        Image.fromarray(pixels).save(buffer, kind, xmp=packet, **tags)
     return buffer.getvalue()
 
 

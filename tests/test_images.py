@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from PIL import Image, PngImagePlugin, features
+from PIL import Image, features
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
@@ -26,7 +26,7 @@ from oxeye.vision.detector import Detector
 from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
                                  read_image, write_picture)
 from oxeye.vision.reading import Hand, Item, Reading
-from readings import jpeg_header_saying, portrait_as_a_phone_stores_it
+from readings import jpeg_header_saying, portrait_as_a_phone_stores_it, tagged_in_xmp
 
 
 def _bomb(width: int, height: int) -> bytes:
@@ -356,25 +356,6 @@ def test_a_tiff_of_colour_in_32_bit_floats_is_refused_as_one() -> None:
         decode_photo(_tiff_of(floats, None))
 
 
-def _portrait_tagged_in_xmp(kind: str, description: str) -> bytes:
-    """The landscape pixels of ``portrait_as_a_phone_stores_it`` in Pillow's format ``kind``, with no EXIF: their turn
-    is said by ``description``, an XMP rdf:Description, alone."""
-    pixels = np.zeros((100, 200, 3), np.uint8)
-    pixels[:, :50] = 255
-    packet = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
-              f"{description}</rdf:RDF></x:xmpmeta>").encode()
-    buffer = io.BytesIO()
-    if kind == "PNG":
-        info = PngImagePlugin.PngInfo()
-        info.add_itxt("XML:com.adobe.xmp", packet.decode())
-        Image.fromarray(pixels).save(buffer, kind, pnginfo=info)
-    elif kind == "TIFF":
-        Image.fromarray(pixels).save(buffer, kind, tiffinfo={700: packet})  # XMP's TIFF tag
-    else:
-        Image.fromarray(pixels).save(buffer, kind, xmp=packet)
-    return buffer.getvalue()
-
-
 @pytest.mark.parametrize("kind", ["JPEG", "PNG", "WebP", "TIFF"])
 @pytest.mark.parametrize("description", [
     """<rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6"/>""",
@@ -386,7 +367,7 @@ def _portrait_tagged_in_xmp(kind: str, description: str) -> bytes:
 def test_a_photo_whose_xmp_alone_says_how_it_is_turned_is_read_upright_and_sized_as_shown(kind: str, description: str) -> None:
     """Pillow reads XMP's tiff:Orientation only as most writers spell it: in single quotes, spaced or under another
     prefix the photo was read sideways; and a TIFF turned by its XMP was said to be as wide as it is stored."""
-    data = _portrait_tagged_in_xmp(kind, description)
+    data = tagged_in_xmp(kind, description)
     for working_side in (None, 25):
         photo = decode_reduced(data, working_side=working_side)
         rows, columns = photo.pixels.shape[:2]
@@ -398,7 +379,7 @@ def test_oxeye_detect_gives_a_photo_turned_by_its_xmp_alone_as_shown(tmp_path: P
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Its width and height, as the JSON contract has them, are the upright photo's."""
     photo = tmp_path / "portrait.jpg"
-    photo.write_bytes(_portrait_tagged_in_xmp("JPEG", "<rdf:Description rdf:about='' "
+    photo.write_bytes(tagged_in_xmp("JPEG", "<rdf:Description rdf:about='' "
                                               "xmlns:tiff='http://ns.adobe.com/tiff/1.0/' tiff:Orientation='6'/>"))
     monkeypatch.setattr(Detector, "read", lambda _, pixels, **__: Reading(pixels.shape[1], pixels.shape[0], [], []))
     monkeypatch.setattr(Detector, "__init__", lambda *_: None)

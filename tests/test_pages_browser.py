@@ -22,7 +22,7 @@ from oxeye.service.live import score_steady
 from oxeye.service.rules_files import load_rules
 from oxeye.service.trainer import payout_reason
 from oxeye.vision.steady import Steadier
-from readings import portrait_as_a_phone_stores_it, rows_reading
+from readings import portrait_as_a_phone_stores_it, rows_reading, tagged_in_xmp
 from serving import free_port, start_server, stop_server
 
 # A name for the loopback server that a browser does not trust as its own machine, as a phone on the LAN.
@@ -162,6 +162,25 @@ def _deal_to(driver, url: str, trainee: str) -> None:
     driver.find_element(By.ID, "trainee").send_keys(trainee)
     driver.find_element(By.ID, "deal").click()
     _wait(driver, lambda d: d.find_element(By.ID, "drill").is_displayed())
+
+
+def _as_a_phone(driver, width: int = 360, height: int = 640) -> None:
+    """The browser's window made a phone's screen: ``width`` x ``height`` CSS pixels, two device pixels to one."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                  "deviceScaleFactor": 2, "mobile": True})
+
+
+def _answered_on_a_phone(driver, url: str, trainee: str, width: int = 360, height: int = 640) -> None:
+    """A drill dealt to ``trainee`` and answered on a phone's screen, its grade and the record on show."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _as_a_phone(driver, width, height)
+    _deal_to(driver, url, trainee)
+    Select(driver.find_element(By.ID, "label")).select_by_index(1)
+    driver.find_element(By.ID, "payout").send_keys("1")
+    driver.find_element(By.ID, "submit").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "history").is_displayed())
 
 
 def test_the_api_docs_send_nothing_to_another_origin(server, browser) -> None:
@@ -326,6 +345,24 @@ def test_upload_page_says_the_photo_does_not_show_who_takes_the_bank(server, bro
     assert line == "Settled: the house takes 0; the bank passes to the banker's right (who sits there is not seen)"
 
 
+def _drawn(driver, data: bytes) -> list:
+    """The upload page's canvas (hidden or not, its width and height) and words after it has drawn the photo encoded
+    in ``data`` with an answer of the size the service reads it at."""
+    from oxeye.service.photo import score_photo
+    from oxeye.vision.images import decode_reduced
+    from oxeye.vision.reading import Reading
+
+    read = decode_reduced(data)
+    scored = score_photo(Reading(read.width, read.height), load_rules("gnau"), 0, {})
+    return driver.execute_async_script("""
+        const [data, scored, done] = arguments;
+        const photo = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))]);
+        $("seen").textContent = "read";
+        drawPhoto($("annotated"), photo, JSON.parse(scored)).then(() => done(
+            [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
+        base64.b64encode(data).decode(), json.dumps(scored))
+
+
 @pytest.mark.parametrize(("kind", "orientation", "drawn"), [
     ("JPEG", 6, True), ("WEBP", 6, False),
     # half a turn, or a mirror, keeps the photo's size, which alone was looked at: drawn upside down over the WebP
@@ -334,27 +371,38 @@ def test_upload_page_draws_over_a_phone_photo_only_as_the_service_turned_it(serv
                                                                             orientation: int, drawn: bool) -> None:
     """Chromium shows a WebP as stored, leaving out the EXIF orientation the service turns it upright by: every
     box was drawn over the photo lying on its side, where its card is not. A JPEG it turns as the service does."""
-    from oxeye.service.photo import score_photo
-    from oxeye.vision.reading import Reading
-
     stored, buffer, exif = Image.open(io.BytesIO(portrait_as_a_phone_stores_it())), io.BytesIO(), Image.Exif()
     exif[0x0112] = orientation
     stored.save(buffer, kind, exif=exif)  # landscape pixels, to be shown as the orientation says
     width, height = (100, 200) if orientation == 6 else (200, 100)  # as the service reads it
-    scored = score_photo(Reading(width, height), load_rules("gnau"), 0, {})
     _open(browser, f"{server[0]}/upload")
-    canvas = browser.execute_async_script("""
-        const [data, scored, done] = arguments;
-        const photo = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))]);
-        $("seen").textContent = "read";
-        drawPhoto($("annotated"), photo, JSON.parse(scored)).then(() => done(
-            [$("annotated").hidden, $("annotated").width, $("annotated").height, $("seen").textContent]));""",
-        base64.b64encode(buffer.getvalue()).decode(), json.dumps(scored))
+    canvas = _drawn(browser, buffer.getvalue())
     if drawn:
         assert canvas == [False, width, height, "read"]
     else:
         assert canvas[0] and canvas[3] == ("read; this browser shows the photo 200 × 100, not turned as it was read "
                                            "by its EXIF orientation: the boxes are not drawn over it")
+
+
+def test_upload_page_draws_over_a_photo_turned_by_its_xmp_only_as_the_service_turned_it(server, browser) -> None:
+    """A photo turned by its XMP alone (no EXIF orientation) is turned by the service, not by a browser: its boxes
+    were drawn over it upside down or mirrored, where its cards are not, and one a quarter turned was said to be
+    turned by its EXIF. Where its EXIF has an orientation, the service and the browser turn it by that."""
+    def xmp(turn: int, prefix: str = "tiff") -> str:
+        return (f"<rdf:Description rdf:about='' xmlns:{prefix}='http://ns.adobe.com/tiff/1.0/'>"
+                f"<{prefix}:Orientation> {turn} </{prefix}:Orientation></rdf:Description>")
+
+    unturned = "read; this browser shows the photo 200 × 100, not turned as it was read by its XMP orientation: " \
+               "the boxes are not drawn over it"
+    _open(browser, f"{server[0]}/upload")
+    for kind in ("JPEG", "PNG", "WEBP"):
+        for turn in (2, 3, 4, 6):
+            hidden, *_, said = _drawn(browser, tagged_in_xmp(kind, xmp(turn, "t")))
+            assert hidden and said == unturned, (kind, turn)
+        assert _drawn(browser, tagged_in_xmp(kind, xmp(1))) == [False, 200, 100, "read"], kind
+    assert _drawn(browser, tagged_in_xmp("PNG", xmp(3), zipped=True))[3] == unturned
+    for exif, size in ((1, [200, 100]), (3, [200, 100]), (6, [100, 200])):  # the XMP left out, as the service does
+        assert _drawn(browser, tagged_in_xmp("JPEG", xmp(4), exif=exif)) == [False, *size, "read"], exif
 
 
 def test_trainer_keeps_the_record_of_a_trainee_named_with_a_slash(server, browser) -> None:
@@ -921,16 +969,7 @@ def test_trainer_asks_for_the_ox_rather_than_answering_the_first_one(server, bro
 def test_trainer_fits_a_phone_with_a_long_name(server, browser) -> None:
     """A trainee named by an e-mail address, one long word, ran past a 375 px phone's edge in the record's
     heading, the page scrolling sideways with the name cut off."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 740, "deviceScaleFactor": 2,
-                                                                   "mobile": True})
-    _deal_to(browser, server[0], "firstname.lastname@casino-training.example.com")
-    Select(browser.find_element(By.ID, "label")).select_by_index(1)
-    browser.find_element(By.ID, "payout").send_keys("1")
-    browser.find_element(By.ID, "submit").click()
-    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    _answered_on_a_phone(browser, server[0], "firstname.lastname@casino-training.example.com", 375, 740)
     assert browser.execute_script("return document.documentElement.scrollWidth") == 375
 
 
@@ -1118,3 +1157,104 @@ def test_live_page_shows_the_camera_whole_under_its_controls(server, browser) ->
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
     assert _in_view(browser, "view") and _in_view(browser, "start")
+
+
+def test_pages_give_a_thumb_room_to_tap(server, browser) -> None:
+    """On a phone the boxes and buttons were 31 to 34 px tall and the links 19: a thumb, some 44 px across, missed
+    them or hit the one beside. And a box's text was 13.6 px, a label's: an iPhone zoomed the page in on a box so
+    written as it was tapped, and left it zoomed."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"})
+    _as_a_phone(browser)
+    for page, shown in (("/", "stream"), ("/upload", "rules"), ("/live", "rules"), ("/trainer", "rules"),
+                        ("/tables", "tables"), (f"/tables#{table.json()['id']}", "plays")):
+        browser.get(url + page)
+        _wait(browser, lambda d: d.find_element(By.ID, shown).text)
+        small = browser.execute_script("""
+            return [...document.querySelectorAll("a, button, input, select, textarea")].filter((e) => e.checkVisibility())
+              .map((e) => [e.id || e.textContent || e.getAttribute("aria-label"), e.getBoundingClientRect().height])
+              .filter(([, height]) => height < 40);""")
+        assert small == [], page
+        written = browser.execute_script("""return [...document.querySelectorAll("input, select, textarea")]
+            .map((e) => [e.id || e.getAttribute("aria-label"), getComputedStyle(e).fontSize]);""")
+        assert all(size == "16px" for _, size in written), (page, written)
+
+
+def test_pages_take_stakes_typed_with_a_phones_curly_quotes(server, browser, tmp_path: Path) -> None:
+    """An iPhone's keyboard types {"1": 10} as {“1”: 10}: the stakes were refused as no JSON, on both pages, the
+    straight quote hard to find on a phone."""
+    from selenium.webdriver.common.by import By
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    _read_with_stakes(browser, "{“1”: 10}")
+    _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() or d.find_element(By.ID, "problem").is_displayed())
+    assert not browser.find_element(By.ID, "problem").is_displayed()
+    assert browser.find_element(By.ID, "stakes").get_attribute("value") == '{"1": 10}'
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "stakes").clear()
+    browser.find_element(By.ID, "stakes").send_keys("{„1“: 10}")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text
+          or d.find_element(By.ID, "status").get_attribute("class") == "error")
+    assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
+
+
+def test_live_page_opens_the_camera_facing_the_table(server, browser) -> None:
+    """A phone gave the page its selfie camera, facing the player holding it, not the table: the camera facing
+    away is asked for (where there is one; the fake camera faces neither way, and is taken all the same)."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    asked = browser.execute_script("return camera.getVideoTracks()[0].getConstraints().facingMode")
+    assert asked == "environment"  # as Chromium gives back an ideal
+
+
+def test_live_page_keeps_the_screen_on_while_reading(server, browser) -> None:
+    """A phone propped over the table dimmed and locked its screen after half a minute untouched, the reading
+    stopped with it: the page holds a screen wake lock while the camera reads, and lets it go when stopped."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, f"{server[0]}/live")
+    browser.execute_script("""
+        window.locks = [];
+        Object.defineProperty(navigator, "wakeLock", {value: {request: async (type) => {
+          locks.push(type);
+          return {release: async () => locks.push("released")};
+        }}});""")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: "answers to" in d.find_element(By.ID, "status").text)
+    assert browser.execute_script("return locks") == ["screen"]
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda d: d.execute_script("return locks") == ["screen", "released"], 5)
+
+
+def test_trainer_deals_the_next_drill_from_under_the_grade_on_a_phone(server, browser) -> None:
+    """On a phone Deal lay a screen above the grade and the record: every drill, the trainee scrolled back up to it."""
+    from selenium.webdriver.common.by import By
+
+    _answered_on_a_phone(browser, server[0], "una")
+    assert not _in_view(browser, "deal") and _in_view(browser, "next")
+    browser.find_element(By.ID, "next").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script("return drill.id") == 2)
+    assert not browser.find_element(By.ID, "grade").is_displayed()
+
+
+def test_name_boxes_take_a_name_as_typed_on_a_phone(server, browser) -> None:
+    """A phone's keyboard capitalised a name's first letter ("Ann": another seat, another trainee, than the "ann"
+    typed at a laptop) and corrected names to words ("ned" to "need"), in the boxes for names and hands."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": ["ann", "bob"], "banker": "ann"})
+    typed_as = "return [...document.querySelectorAll(arguments[0])].map((box) => [box.autocapitalize, box.spellcheck, " \
+               "box.getAttribute('autocorrect')])"
+    _open(browser, f"{url}/trainer")
+    assert browser.execute_script(typed_as, "#trainee") == [["none", False, "off"]]
+    browser.get(f"{url}/tables#{table.json()['id']}")
+    _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
+    boxes = "#seats, #new-seats, #plays .hand, #plays .onlookers"
+    assert browser.execute_script(typed_as, boxes) == [["none", False, "off"]] * 5  # ann banks: bob's onlookers alone

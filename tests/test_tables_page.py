@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from serving import free_port, start_server, stop_server
-from test_pages_browser import UNREACHABLE, browser, pytestmark, server, _open, _wait  # noqa: F401 (fixtures)
+from test_pages_browser import (UNREACHABLE, browser, pytestmark, server, _as_a_phone, _in_view, _open,  # noqa: F401 (fixtures)
+                                _wait)
 
 ROUND = {"ann": ("10S 9H 8D 4C 4H",), "bob": ("KS QH JD KC QD", "10", "dee 1, eve 2.5"),
          "cy": ("AS 2H 7D 5C 6S", "2.5", "")}
@@ -328,3 +329,44 @@ def test_tables_page_shows_the_banker_another_client_named_when_its_round_is_ref
     browser.find_element(By.ID, "record").click()
     _recorded(browser, 1)
     assert httpx.get(f"{url}/v1/tables/{table}/rounds").json()[0]["banker"] == "bob"
+
+
+def test_tables_page_fits_a_phone_with_long_names(server, browser) -> None:
+    """On a 360 px phone a seat named by an e-mail address, a table's rules as options and the round form's four
+    columns ran past the screen's edge, the page scrolling sideways (511 px wide), the boxes for a hand 47 px wide."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    seats = ["firstname.lastname@casinotrainingexample.com", "bob", "Mary Ann Josephine Featherstonehaugh"]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "fridaynightattheluckydragonhighrollersroom", "seats": seats,
+                                                  "rules": {"base": "gnau", "bank_passes": "every_round"}, "banker": "bob"})
+    hands = dict(zip(seats, ("10S 9H 8D 4C 4H", "KS QH JD KC QD", "AS 2H 7D 5C 6S")))
+    httpx.post(f"{url}/v1/tables/{table.json()['id']}/rounds", json={"hands": hands, "stakes": {seats[0]: "5", seats[2]: "5"}}).raise_for_status()
+    _as_a_phone(browser)
+    _open(browser, f"{url}/tables")
+    _wait(browser, lambda d: _listed_tables(d) == ["fridaynightattheluckydragonhighrollersroom"])
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 360
+    browser.find_element(By.LINK_TEXT, "fridaynightattheluckydragonhighrollersroom").click()
+    _recorded(browser, 1)
+    assert browser.execute_script("return document.documentElement.scrollWidth") == 360
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#plays input")
+    assert len(boxes) == 7 and min(box.size["width"] for box in boxes) > 300  # the banker's hand and each player's three
+    heading = browser.execute_script("return getComputedStyle(arguments[0].parentElement, '::before').content", boxes[0])
+    assert heading == '"Hand (e.g. 3S 6H 8D 4C 8H or 6-6 4-2 ...)"'  # each box named, as by the column's heading
+
+
+def test_tables_page_shows_a_refusal_where_the_round_was_recorded_on_a_phone(server, browser) -> None:
+    """The refusal was shown at the page's top, on a phone eight seats (2,000 px) above the Record button: pressed, it
+    seemed to do nothing. It is shown at the top of the screen, the form still in view."""
+    from selenium.webdriver.common.by import By
+
+    url = server[0]
+    seats = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
+    table = httpx.post(f"{url}/v1/tables", json={"name": "main", "rules": "gnau", "seats": seats, "banker": "ann"})
+    _as_a_phone(browser)
+    browser.get(f"{url}/tables#{table.json()['id']}")
+    _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
+    _fill(browser, {"hal": ("AS 2H 7D 5C XX",)})
+    browser.find_element(By.ID, "record").click()
+    assert _problem(browser).startswith("the banker ann has no hand")
+    assert _in_view(browser, "problem") and _in_view(browser, "record")

@@ -62,6 +62,12 @@ function explainName(box) {
 // What a banker's box wants: a browser's number box let "1e0" or "1e3" through, refused by the service as no integer.
 const HAND_NUMBER = "a hand's number, in digits: 0, 1, 2 …";
 
+// A box of JSON with a phone's curly double quotes made straight: an iPhone's keyboard types {"1": 10} as {“1”: 10},
+// which is no JSON, refused, the straight quote to be hunted for on a long press.
+function straightenQuotes(box) {
+  box.value = box.value.replace(/[“”„‟]/g, '"');
+}
+
 // "1 item", "2 items": the pages wrote "1 items read", as oxeye detect once wrote "1 items in 1 hands".
 function counted(count, noun) {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

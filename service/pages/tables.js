@@ -113,9 +113,9 @@ async function listTables(after = 0) {
 // A table's row in the list: its name, a link to its page, its rules, who banks now and its rounds.
 function tableRow(table) {
   const row = document.createElement("tr");
-  const name = document.createElement("td");
+  const name = Object.assign(document.createElement("td"), {className: "typed"});
   name.append(Object.assign(text("a", table.name), {href: `#${table.id}`}));
-  row.append(name, text("td", rulesName(table.rules)), text("td", table.banker), text("td", table.rounds));
+  row.append(name, text("td", rulesName(table.rules), "typed"), text("td", table.banker, "typed"), text("td", table.rounds));
   return row;
 }
 
@@ -170,7 +170,7 @@ function showTable(table) {
   $("balances").replaceChildren(...Object.entries(table.balances).map(([name, amount]) => {
     const row = document.createElement("tr");
     const who = table.seats.includes(name) ? name + (name === table.banker ? " (banker)" : "") : `${name} (no seat)`;
-    row.append(text("td", who), text("td", amount, "balance"));
+    row.append(text("td", who, "typed"), text("td", amount, "balance"));
     row.dataset.name = name;
     return row;
   }));
@@ -187,21 +187,31 @@ function showPlays(table, fresh) {
     const row = document.createElement("tr");
     row.dataset.name = name;
     const banker = name === table.banker;
-    row.append(text("td", banker ? `${name} (banker)` : name), field("hand", name, value(typed[name], "hand")));
+    row.append(text("td", banker ? `${name} (banker)` : name, "typed"), field("hand", name, value(typed[name], "hand")));
     if (banker) row.append(across(text("td", "banks: no stake"), 2));
     else row.append(field("stake", name, value(typed[name], "stake")), field("onlookers", name, value(typed[name], "onlookers")));
     return row;
   }));
 }
 
-// A cell with a box for one seat's hand, stake or onlookers (``kind``, its class too), holding ``typed``.
+// A cell with a box for one seat's hand, stake or onlookers (``kind``, its class and its column's too), holding
+// ``typed``; the column's heading kept with it, to be shown over the box where a phone's screen has no room for columns.
 function field(kind, name, typed) {
   const cell = document.createElement("td");
+  cell.dataset.heading = document.querySelector(`#round th.${kind}`).textContent;
   const input = Object.assign(document.createElement("input"), {className: kind, value: typed});
   input.setAttribute("aria-label", `${name}'s ${kind}`);
   if (kind === "stake") input.inputMode = "decimal";
+  else asTyped(input);
   cell.append(input);
   return cell;
+}
+
+// A box of names or codes taken as typed on a phone: its keyboard capitalised the first letter ("Ann", another seat
+// than "ann") and corrected a name to a word ("ned" to "need").
+function asTyped(box) {
+  Object.assign(box, {autocapitalize: "none", spellcheck: false});
+  box.setAttribute("autocorrect", "off");
 }
 
 // What a seat's row holds typed in its box of this class ("" where it has none).
@@ -334,7 +344,7 @@ function roundTable(round) {
 // One person's row of a round: who, the hand, its label, what they won or paid.
 function person(who, cards, label, result) {
   const row = document.createElement("tr");
-  row.append(text("td", who), text("td", cards.join(" ")), text("td", label), text("td", result, "delta"));
+  row.append(text("td", who, "typed"), text("td", cards.join(" ")), text("td", label), text("td", result, "delta"));
   return row;
 }
 
