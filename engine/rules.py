@@ -322,8 +322,8 @@ def _coerce(key: str, raw: object, hint: object) -> object:
                 raise RulesError(f"option {key!r}: {error}") from None
         value = Decimal(str(raw))
         # NaN, which JSON and TOML both write, once reached the range checks and raised InvalidOperation there
-        if not value.is_finite():
-            raise RulesError(f"option {key!r} must be a number, not {written(raw)}")
+        if not value.is_finite():  # "must be a number, not nan" read oddly where TOML calls nan a float
+            raise RulesError(f"option {key!r} must be a finite number, not {written(raw)}")
         return value
     if origin is tuple:
         if not isinstance(raw, (list, tuple)) or not all(isinstance(x, str) for x in raw):

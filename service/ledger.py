@@ -198,8 +198,8 @@ def _settled_round(table: TableRow, played: RoundIn) -> RoundRow:
     if unknown:
         raise ServiceError(f"no seat at this table for {', '.join(unknown)}")
     if table.banker not in played.hands:
-        raise ServiceError(f"the banker {table.banker} has no hand (one who left: name the new banker "
-                           f"with PATCH /v1/tables/{table.id})")
+        raise ServiceError(f"the banker {table.banker} has no hand: a round holds the banker's hand too (where "
+                           f"{table.banker} left the table, name the new banker with PATCH /v1/tables/{table.id})")
     start = seats.index(table.banker) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats) - 1)]  # from the banker's right
     unmatched = sorted(set(played.stakes) ^ (set(played.hands) - {table.banker}))

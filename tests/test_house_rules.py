@@ -129,7 +129,8 @@ def test_multiplier_by_value_overrides_category(niuniu) -> None:
     ({"no_ox_pays": 1001}, "option 'no_ox_pays' must be 0 to 1000"),
     ({"commission": 1.5}, "option 'commission'"),
     ({"commission": "lots"}, "option 'commission': 'lots' is not an amount"),
-    ({"commission": float("nan")}, "option 'commission' must be a number, not nan"),  # a 500, a traceback
+    ({"commission": float("nan")}, "option 'commission' must be a finite number, not nan"),
+    ({"commission": float("-inf")}, "option 'commission' must be a finite number, not -inf"),  # a 500, a traceback
     ({"commission": "Infinity"}, "option 'commission': 'Infinity' is not an amount"),
     ({"commission": "NaN"}, "option 'commission': 'NaN' is not an amount"),
     # its text read by Decimal(): 0.05 each, in forms no one writes a share in

@@ -564,7 +564,8 @@ def test_bad_rounds_record_nothing(client: TestClient) -> None:
         ({**ROUND, "stakes": {"bo": 10}}, 400, "cy: a player needs both a hand and a stake"),
         ({**ROUND, "stakes": {"bo": 10, "cy": -5}}, 422, "greater than 0"),
         ({**ROUND, "hands": {**ROUND["hands"], "cy": "6-5 4-1 5-5 3-3 2-2"}}, 400, "2-2 appears 3 times"),
-        ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400, "the banker ann has no hand"),
+        ({"hands": {"bo": ROUND["hands"]["bo"]}, "stakes": {"bo": 1}}, 400,
+         "the banker ann has no hand: a round holds the banker's hand too"),
         ({**ROUND, "stakes": {"bo": 1e308, "cy": 5}}, 400, "too large to settle to the cent"),  # once kept, as inf
         ({**ROUND, "onlooker": {"cy": [{"name": "dee", "stake": 1}]}}, 422, "onlooker: Extra inputs are not permitted"),
         # it was 'onlookers back ann, who does not play this round', of the banker
