@@ -6,6 +6,9 @@ Skipped until a trained model is shipped (see models/MODEL_CARD.md).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -286,6 +289,11 @@ def test_evaluate_reads_a_held_out_build_of_one_image(tmp_path: Path, capsys: py
     assert main(["evaluate", "--data", str(tmp_path / "one")]) == 0, capsys.readouterr().err
     synthetic = json.loads(capsys.readouterr().out)["synthetic"]
     assert synthetic["items"] == 5 and 0 <= synthetic["detector_map50_95"] <= 1
+    # ultralytics' own lines (its version, its progress) on stderr, where they came before the JSON on stdout
+    told = subprocess.run([sys.executable, "-m", "oxeye.service.cli", "evaluate", "--data", str(tmp_path / "one")],
+                          capture_output=True, text=True, env={**os.environ, "YOLO_VERBOSE": "True"}, timeout=300)
+    assert told.returncode == 0 and json.loads(told.stdout)["synthetic"] == synthetic, told.stderr
+    assert "Ultralytics" in told.stderr
 
 
 def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(scenes: Path) -> None:

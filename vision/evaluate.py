@@ -74,13 +74,13 @@ def label_mode(names: tuple[str, ...]) -> str:
 def map50_95(model: Path, data: Path, mode: str, imgsz: int) -> dict[str, float]:
     """mAP50-95 of the raw detector's boxes (and of its keypoints, for a pose model) on every image of
     a build, by ultralytics val on the ONNX model."""
-    from oxeye.vision.offline import ultralytics_offline
+    from oxeye.vision.offline import said_on_stderr, ultralytics_offline
     from oxeye.vision.train import prepare_dataset
 
     ultralytics_offline()
     from ultralytics import YOLO
 
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, said_on_stderr():
         yaml = prepare_dataset(data, Path(scratch), mode, 0.5)
         splits = [f"images/{split}" for split in ("train", "val") if (Path(scratch) / "images" / split).is_dir()]
         text = yaml.read_text().replace("val: images/val", f"val: {json.dumps(splits)}")  # a build of one has no train

@@ -6,10 +6,14 @@ serving never does. The fixes are those measured in ../shared/notes/ultralytics-
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import importlib.util
+import logging
 import os
 import shutil
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -121,3 +125,21 @@ def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     # With plots off (as vision.train trains), this is training's one use of polars.
     BaseTrainer.read_results_csv = lambda trainer: results_columns(trainer.csv)
     return ultralytics
+
+
+@contextlib.contextmanager
+def said_on_stderr() -> Iterator[None]:
+    """ultralytics' log and progress bars written to stderr while inside, where they go to stdout (its log to the
+    stdout of its import): with YOLO_VERBOSE=True, or ultralytics imported before its verbosity was set (by a
+    checkpoint unpickled), ``oxeye evaluate``'s JSON came after its lines on stdout, no longer JSON to read."""
+    from ultralytics.utils import LOGGER
+
+    handlers = {handler: handler.stream for handler in LOGGER.handlers if isinstance(handler, logging.StreamHandler)}
+    for handler in handlers:
+        handler.setStream(sys.stderr)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        for handler, stream in handlers.items():
+            handler.setStream(stream)
