@@ -1258,3 +1258,14 @@ def test_name_boxes_take_a_name_as_typed_on_a_phone(server, browser) -> None:
     _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
     boxes = "#seats, #new-seats, #plays .hand, #plays .onlookers"
     assert browser.execute_script(typed_as, boxes) == [["none", False, "off"]] * 5  # ann banks: bob's onlookers alone
+
+
+def test_pages_hold_a_picture_within_the_view_a_phone_shows(server, browser) -> None:
+    """On a phone 100vh is the view with the address bar put away, taller than the view shown with it: the trainer's
+    picture and the live camera, held to 100vh less their controls' room, ran under the view's foot, the answer or the
+    Stop button below it. They are held to the view shown (dvh), where the browser has it."""
+    _as_a_phone(browser)
+    _open(browser, f"{server[0]}/trainer")
+    limits = browser.execute_script("""return [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
+        .filter((rule) => /vh\\b/.test(rule.cssText)).map((rule) => [rule.selectorText, rule.style.maxHeight.match(/[0-9]+d?vh/)[0]]);""")
+    assert limits == [["#picture", "100dvh"], ["#view", "100dvh"]]
