@@ -1269,3 +1269,33 @@ def test_pages_hold_a_picture_within_the_view_a_phone_shows(server, browser) -> 
     limits = browser.execute_script("""return [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
         .filter((rule) => /vh\\b/.test(rule.cssText)).map((rule) => [rule.selectorText, rule.style.maxHeight.match(/[0-9]+d?vh/)[0]]);""")
     assert limits == [["#picture", "100dvh"], ["#view", "100dvh"]]
+
+
+def test_trainer_takes_the_payout_in_digits_with_who_pays_it_on_a_phone(server, browser) -> None:
+    """An iPhone gave the payout box its whole keyboard, no number pad (which has no minus): a payout the player pays
+    was typed with the minus a page of symbols away. The chips are typed on a number pad, who pays them chosen beside;
+    a minus typed before them still reads as the player paying them."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _as_a_phone(browser)
+    _deal_to(browser, url, "ida")
+    box = browser.find_element(By.ID, "payout")
+    assert box.get_attribute("inputmode") == "decimal"
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.CSS_SELECTOR, "label:has(#pays)").click()
+    box.send_keys("3" + Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    browser.find_element(By.ID, "next").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script("return drill.id") == 2)
+    chosen = "return [arguments[0].value, document.getElementById('wins').checked]"
+    assert browser.execute_script(chosen, box) == ["", True]  # the next drill's answer begun afresh
+    box.send_keys("-2.5")
+    assert browser.execute_script(chosen, box) == ["2.5", False] and box.get_attribute("validationMessage") == ""
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    box.send_keys(Keys.ENTER)
+    _wait(browser, lambda d: "ida: 2 drills" in d.find_element(By.ID, "history").text)
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT answer_payout FROM drills ORDER BY id").fetchall() == [("-3",), ("-2.5",)]
