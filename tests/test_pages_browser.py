@@ -651,7 +651,7 @@ def test_upload_page_counts_one_item_as_one(server, browser, tmp_path: Path) -> 
                            json.dumps(score_photo(rows_reading([["KS"]]), load_rules("gnau"), 0, {})))
     _read_with_stakes(browser, "{}")
     seen = _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.find_element(By.ID, "seen").text)
-    assert seen.startswith("1 item read on a 640 × 480 photo;")  # and the browser shows it 480 × 360
+    assert seen.startswith("1 card read on a 640 × 480 photo;")  # and the browser shows it 480 × 360
 
 
 def test_live_page_counts_one_of_each_as_one(server, browser) -> None:
@@ -1299,3 +1299,29 @@ def test_trainer_takes_the_payout_in_digits_with_who_pays_it_on_a_phone(server, 
     _wait(browser, lambda d: "ida: 2 drills" in d.find_element(By.ID, "history").text)
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT answer_payout FROM drills ORDER BY id").fetchall() == [("-3",), ("-2.5",)]
+
+
+def test_upload_page_says_what_was_read_in_the_rules_terms(server, browser, tmp_path: Path) -> None:
+    """A photo of dominoes read under gnau: the page wrote "0 items read on a 640 × 480 photo" beside the
+    settlement's "no cards were seen, but 23 tiles were", as though none of the 23 were there."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from oxeye.service.photo import score_photo
+    from oxeye.vision.reading import Reading
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    for rules, reading, other_game, said, settled in (
+            ("gnau", Reading(640, 480), 23, "nothing gnau plays with was read on a 640 × 480 photo;",
+             "Not settled: no cards were seen, but 23 tiles were: "),
+            ("tau-ngau-macau", rows_reading([["6-6", "4-2", "5-1"]]), 0, "3 tiles read on a 640 × 480 photo;",
+             "Not settled: the banker's hand 0 was not read")):
+        browser.execute_script("""
+            const answer = arguments[0];
+            window.fetch = async () => new Response(answer, {headers: {"Content-Type": "application/json"}});""",
+                               json.dumps(score_photo(reading, load_rules(rules), 0, {}, other_game)))
+        Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+        browser.find_element(By.ID, "evaluate").click()
+        seen = _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.find_element(By.ID, "seen").text)
+        assert seen.startswith(said), seen
+        assert browser.find_element(By.ID, "settlement").text.startswith(settled)
