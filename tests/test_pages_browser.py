@@ -651,7 +651,7 @@ def test_upload_page_counts_one_item_as_one(server, browser, tmp_path: Path) -> 
                            json.dumps(score_photo(rows_reading([["KS"]]), load_rules("gnau"), 0, {})))
     _read_with_stakes(browser, "{}")
     seen = _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.find_element(By.ID, "seen").text)
-    assert seen.startswith("1 item read on a 640 × 480 photo;")  # and the browser shows it 480 × 360
+    assert seen.startswith("1 card read on a 640 × 480 photo;")  # and the browser shows it 480 × 360
 
 
 def test_live_page_counts_one_of_each_as_one(server, browser) -> None:
@@ -1258,3 +1258,70 @@ def test_name_boxes_take_a_name_as_typed_on_a_phone(server, browser) -> None:
     _wait(browser, lambda d: d.find_element(By.ID, "plays").text)
     boxes = "#seats, #new-seats, #plays .hand, #plays .onlookers"
     assert browser.execute_script(typed_as, boxes) == [["none", False, "off"]] * 5  # ann banks: bob's onlookers alone
+
+
+def test_pages_hold_a_picture_within_the_view_a_phone_shows(server, browser) -> None:
+    """On a phone 100vh is the view with the address bar put away, taller than the view shown with it: the trainer's
+    picture and the live camera, held to 100vh less their controls' room, ran under the view's foot, the answer or the
+    Stop button below it. They are held to the view shown (dvh), where the browser has it."""
+    _as_a_phone(browser)
+    _open(browser, f"{server[0]}/trainer")
+    limits = browser.execute_script("""return [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
+        .filter((rule) => /vh\\b/.test(rule.cssText)).map((rule) => [rule.selectorText, rule.style.maxHeight.match(/[0-9]+d?vh/)[0]]);""")
+    assert limits == [["#picture", "100dvh"], ["#view", "100dvh"]]
+
+
+def test_trainer_takes_the_payout_in_digits_with_who_pays_it_on_a_phone(server, browser) -> None:
+    """An iPhone gave the payout box its whole keyboard, no number pad (which has no minus): a payout the player pays
+    was typed with the minus a page of symbols away. The chips are typed on a number pad, who pays them chosen beside;
+    a minus typed before them still reads as the player paying them."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    url, database = server
+    _as_a_phone(browser)
+    _deal_to(browser, url, "ida")
+    box = browser.find_element(By.ID, "payout")
+    assert box.get_attribute("inputmode") == "decimal"
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    browser.find_element(By.CSS_SELECTOR, "label:has(#pays)").click()
+    box.send_keys("3" + Keys.ENTER)
+    _wait(browser, lambda d: d.find_element(By.ID, "history").is_displayed())
+    browser.find_element(By.ID, "next").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "drill").is_displayed() and d.execute_script("return drill.id") == 2)
+    chosen = "return [arguments[0].value, document.getElementById('wins').checked]"
+    assert browser.execute_script(chosen, box) == ["", True]  # the next drill's answer begun afresh
+    box.send_keys("-2.5")
+    assert browser.execute_script(chosen, box) == ["2.5", False] and box.get_attribute("validationMessage") == ""
+    Select(browser.find_element(By.ID, "label")).select_by_index(1)
+    box.send_keys(Keys.ENTER)
+    _wait(browser, lambda d: "ida: 2 drills" in d.find_element(By.ID, "history").text)
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT answer_payout FROM drills ORDER BY id").fetchall() == [("-3",), ("-2.5",)]
+
+
+def test_upload_page_says_what_was_read_in_the_rules_terms(server, browser, tmp_path: Path) -> None:
+    """A photo of dominoes read under gnau: the page wrote "0 items read on a 640 × 480 photo" beside the
+    settlement's "no cards were seen, but 23 tiles were", as though none of the 23 were there."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from oxeye.service.photo import score_photo
+    from oxeye.vision.reading import Reading
+
+    _upload_with_photo(browser, server[0], tmp_path)
+    for rules, reading, other_game, said, settled in (
+            ("gnau", Reading(640, 480), 23, "nothing gnau plays with was read on a 640 × 480 photo;",
+             "Not settled: no cards were seen, but 23 tiles were: "),
+            ("tau-ngau-macau", rows_reading([["6-6", "4-2", "5-1"]]), 0, "3 tiles read on a 640 × 480 photo;",
+             "Not settled: the banker's hand 0 was not read")):
+        browser.execute_script("""
+            const answer = arguments[0];
+            window.fetch = async () => new Response(answer, {headers: {"Content-Type": "application/json"}});""",
+                               json.dumps(score_photo(reading, load_rules(rules), 0, {}, other_game)))
+        Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+        browser.find_element(By.ID, "evaluate").click()
+        seen = _wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed() and d.find_element(By.ID, "seen").text)
+        assert seen.startswith(said), seen
+        assert browser.find_element(By.ID, "settlement").text.startswith(settled)

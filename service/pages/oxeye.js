@@ -73,6 +73,12 @@ function counted(count, noun) {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+// The one kind of item read, "card" or "tile"; null where none, or both, were read.
+function kindRead(items) {
+  const kinds = new Set(items.map((item) => item.kind));
+  return kinds.size === 1 ? [...kinds][0] : null;
+}
+
 function text(tag, content, className) {
   const node = document.createElement(tag);
   node.textContent = content;
@@ -115,8 +121,8 @@ function showHands(tbody, settlementLine, scored) {
   const results = outcomes(scored.settlement);
   // the hands' column named for what they hold, which said "Cards" over dominoes
   const heading = tbody.closest("table")?.tHead.rows[0].cells[1];
-  const kinds = new Set(scored.items.map((item) => item.kind));
-  if (heading) heading.textContent = kinds.size === 1 ? (kinds.has("tile") ? "Tiles" : "Cards") : "Cards or tiles";
+  const kind = kindRead(scored.items);
+  if (heading) heading.textContent = kind === "tile" ? "Tiles" : kind === "card" ? "Cards" : "Cards or tiles";
   tbody.replaceChildren(...scored.hands.map((hand) => {
     const row = document.createElement("tr");
     row.className = hand.reading ? "read" : "unread";
