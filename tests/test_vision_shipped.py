@@ -297,6 +297,32 @@ def test_evaluate_reads_a_held_out_build_of_one_image(tmp_path: Path, capsys: py
     assert "Ultralytics" in told.stderr
 
 
+def test_ultralytics_is_heard_on_stderr_whatever_stream_its_log_held(capsys: pytest.CaptureFixture[str]) -> None:
+    """Its log's stream, under pytest an earlier test's captured stdout, is closed: swapped by setStream, which flushes
+    the stream it replaces, oxeye evaluate failed ('I/O operation on closed file')."""
+    import io
+    import logging
+
+    from oxeye.vision.offline import said_on_stderr, ultralytics_offline
+
+    ultralytics_offline()
+    from ultralytics.utils import LOGGER
+
+    handler = next(h for h in LOGGER.handlers if isinstance(h, logging.StreamHandler))
+    kept, closed = handler.stream, io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # as pytest captures
+    closed.close()
+    handler.stream = closed
+    try:
+        with said_on_stderr():
+            LOGGER.error("measured")
+            print("a progress bar")
+        assert handler.stream is closed
+    finally:
+        handler.stream = kept
+    told = capsys.readouterr()
+    assert told.out == "" and "measured" in told.err and "a progress bar" in told.err
+
+
 def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(scenes: Path) -> None:
     """Its later weights regroup the items kept from the first reading; at the shipped weight that
     must score exactly as a fresh reading of every photo."""

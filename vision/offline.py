@@ -134,12 +134,14 @@ def said_on_stderr() -> Iterator[None]:
     checkpoint unpickled), ``oxeye evaluate``'s JSON came after its lines on stdout, no longer JSON to read."""
     from ultralytics.utils import LOGGER
 
+    # each handler's stream swapped, not by setStream, which flushes the one it replaces: under pytest, that was an
+    # earlier test's captured stdout, closed ('I/O operation on closed file')
     handlers = {handler: handler.stream for handler in LOGGER.handlers if isinstance(handler, logging.StreamHandler)}
     for handler in handlers:
-        handler.setStream(sys.stderr)
+        handler.stream = sys.stderr
     try:
         with contextlib.redirect_stdout(sys.stderr):
             yield
     finally:
         for handler, stream in handlers.items():
-            handler.setStream(stream)
+            handler.stream = stream
