@@ -165,6 +165,7 @@ def test_the_sdist_holds_what_the_tests_and_make_need(checkout: Path, tmp_path: 
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
     wanted = {f"tests/{p.name}" for p in (ROOT / "tests").glob("*.py")} | {
         f"bench/{p.name}" for p in (ROOT / "bench").glob("*.py")} | {
-        "Makefile", "constraints.txt", "models/oxeye.onnx", "models/oxeye.pt", "models/MODEL_CARD.md"}
+        "Makefile", "constraints.txt", "models/oxeye.onnx", "models/oxeye.pt", "models/MODEL_CARD.md",
+        "models/gpu_run.sh"}
     assert sorted(wanted - names) == []
     assert not [name for name in names if "__pycache__" in name]
