@@ -323,6 +323,23 @@ def test_ultralytics_is_heard_on_stderr_whatever_stream_its_log_held(capsys: pyt
     assert told.out == "" and "measured" in told.err and "a progress bar" in told.err
 
 
+@pytest.mark.parametrize(("asked", "threads"), [("1", 1), ("3,1", 3), (" 2 ", 2), ("abc", None), ("0", None),
+                                                ("-2", None), ("", None), ("\u0663", None)])
+def test_ultralytics_threads_follow_omp_num_threads_and_a_bad_value_is_passed_over(
+        monkeypatch: pytest.MonkeyPatch, asked: str, threads: int | None) -> None:
+    """OMP_NUM_THREADS sets the threads ultralytics trains with; a value no thread count can be read from
+    ('abc' once ended `oxeye train` in a ValueError) means every core, as OpenMP warns and goes on."""
+    from oxeye.vision.offline import ultralytics_offline
+
+    ultralytics_offline()
+    from ultralytics.utils import torch_utils
+
+    monkeypatch.setattr(torch_utils, "NUM_THREADS", torch_utils.NUM_THREADS)  # put back after
+    monkeypatch.setenv("OMP_NUM_THREADS", asked)
+    ultralytics_offline()
+    assert torch_utils.NUM_THREADS == (threads or os.cpu_count())
+
+
 def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(scenes: Path) -> None:
     """Its later weights regroup the items kept from the first reading; at the shipped weight that
     must score exactly as a fresh reading of every photo."""

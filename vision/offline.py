@@ -98,13 +98,21 @@ def results_columns(path: Path) -> dict[str, list]:
         return {}
 
 
+def _threads_asked(value: str) -> int:
+    """The threads OMP_NUM_THREADS asks for (its first number, as OpenMP reads "4,2"), or every core
+    where it asks for none that can be used: OpenMP warns of a bad value and goes on, and so does this."""
+    first = value.split(",")[0].strip()
+    asked = int(first) if first.isascii() and first.isdigit() else 0
+    return asked or os.cpu_count() or 1
+
+
 def ultralytics_offline(config_dir: Path | None = None) -> ModuleType:
     """Import ultralytics with every network path closed and torchvision's NMS working; returns the module."""
     config_dir = Path(os.environ.get("YOLO_CONFIG_DIR") or config_dir or CONFIG_DIR)
     os.environ.update({"YOLO_OFFLINE": "1", "YOLO_AUTOINSTALL": "0", "YOLO_CONFIG_DIR": str(config_dir),
                        "YOLO_VERBOSE": os.environ.get("YOLO_VERBOSE", "False")})
     _install_font(config_dir)
-    threads = int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
+    threads = _threads_asked(os.environ.get("OMP_NUM_THREADS", ""))
     if not _SHIM and not _torchvision_extension_loads():
         _install_nms_shim()
         import torchvision.extension
