@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -329,12 +330,14 @@ def test_evaluate_names_a_folder_that_is_no_build_and_a_model_that_is_missing(tm
                                        f"in Pascal VOC (NAME.xml beside NAME.jpg, .jpeg or .png)\n")
 
 
-def _train_tiny(tiny: Path, out: Path, *args: str) -> None:
-    """Run ``oxeye train`` on the tiny build into ``out``, with the tiny input size and ``args``; it must succeed."""
+def _train_tiny(tiny: Path, out: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run ``oxeye train`` on the tiny build into ``out``, with the tiny input size and ``args`` (and
+    ``env`` beside this process's environment); it must succeed. Returns what it wrote on stdout."""
     done = subprocess.run([*OXEYE_WITHOUT_POLARS, "train", "--data", str(tiny / "ds"),
                            "--out", str(out), "--imgsz", str(IMGSZ), "--batch", "8", "--workers", "0", *args],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
 
 
 def test_a_run_keeps_its_results_as_ultralytics_reads_them_though_it_trained_without_polars(tiny: Path) -> None:
@@ -371,6 +374,14 @@ def test_fine_tuning_takes_the_chosen_learning_rate_without_warm_up(tiny: Path) 
     args = (out / "train" / "args.yaml").read_text().splitlines()
     assert {"lr0: 0.0003", "optimizer: AdamW", "warmup_epochs: 0"} <= set(args)
     assert (out / "oxeye.onnx").is_file()
+
+
+def test_trainings_stdout_says_what_it_wrote_and_nothing_of_ultralytics(tiny: Path) -> None:
+    """With YOLO_VERBOSE=True ultralytics logs each step; to stderr, so that stdout stays one line to read."""
+    out = tiny / "verbose"
+    told = _train_tiny(tiny, out, "--model", str(tiny / "run" / "oxeye.pt"), "--epochs", "1",
+                       env={"YOLO_VERBOSE": "True"})
+    assert told == f"trained: {out / 'oxeye.pt'}, {out / 'oxeye.onnx'}\n"
 
 
 def test_a_run_may_be_given_hours_instead_of_epochs_and_its_keypoint_sigma(tiny: Path) -> None:

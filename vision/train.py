@@ -236,12 +236,20 @@ def run_data(out: Path) -> Path:
 
 
 def train(config: TrainConfig) -> list[Path]:
-    """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s."""
-    from oxeye.vision.images import written_aside
-    from oxeye.vision.offline import ultralytics_offline
+    """Train (or resume), then export ONNX; returns the files written: oxeye.pt, then ``export``'s.
+    ultralytics' log goes to stderr, so that stdout holds what the command says it wrote, whatever
+    YOLO_VERBOSE says."""
+    from oxeye.vision.offline import said_on_stderr, ultralytics_offline
 
     config.validate()
     ultralytics_offline()
+    with said_on_stderr():
+        return _train_and_export(config)
+
+
+def _train_and_export(config: TrainConfig) -> list[Path]:
+    """``train``'s work, once the configuration is known good and ultralytics is imported offline."""
+    from oxeye.vision.images import written_aside
     import torch
     from ultralytics import YOLO
 
