@@ -135,6 +135,30 @@ def test_a_photo_is_read_from_a_pipe(tmp_path: Path) -> None:
         read_image(Path("/dev/zero"))
 
 
+def test_oxeye_detect_reads_the_photo_piped_in_where_it_is_named_dash(tmp_path: Path) -> None:
+    """`cat photo.jpg | oxeye detect -`, as most commands read stdin, said 'no such image: -'; what is piped in
+    is refused as a named photo is, in one line, and a file called - is still read as ./-."""
+    photo = tmp_path / "table.png"
+    photo.write_bytes(cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))[1].tobytes())
+    detect = [sys.executable, "-m", "oxeye.service.cli", "detect"]
+
+    def piped(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([*detect, *args], input=data, capture_output=True, timeout=60)
+
+    named = subprocess.run([*detect, str(photo), "--json"], capture_output=True, timeout=60)
+    done = piped(photo.read_bytes(), "-", "--json")
+    assert (done.returncode, done.stdout, done.stderr) == (0, named.stdout, b"")
+    assert piped(photo.read_bytes(), "-").stdout == b"stdin: 0 items in 0 hands\n"
+    for data, said in ((b"", "- reads the photo piped in, and nothing came: oxeye detect - < photo.jpg"),
+                       (b"hello", "cannot read the photo piped in: not an image that can be read")):
+        done = piped(data, "-")
+        assert done.returncode == 2 and done.stdout == b""
+        assert done.stderr.decode().startswith(f"oxeye detect: error: {said}") and done.stderr.count(b"\n") == 1
+    (tmp_path / "-").write_bytes(photo.read_bytes())
+    done = subprocess.run([*detect, "./-"], cwd=tmp_path, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout) == (0, b"-: 0 items in 0 hands\n")
+
+
 def test_oxeye_detect_refuses_a_truncated_photo_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV would read the part that arrived and pad the rest with grey, silently."""
     image = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)

@@ -9,10 +9,14 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KINDS, LABEL_MODES
 from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
+
+if TYPE_CHECKING:
+    from oxeye.vision.images import Decoded
 
 REAL_CARDS = "../shared/real/cards-edje"
 _WHOLE = re.compile(r"-?[0-9]+")  # as a path's, a query's or a form's whole number is read
@@ -68,9 +72,9 @@ def picture_argument(text: str) -> Path:
     return Path(text)
 
 
-def _refuse_drawing_over(photo: Path, annotate: Path | None) -> None:
+def _refuse_drawing_over(photo: Path | None, annotate: Path | None) -> None:
     """ValueError where ``--annotate`` names the photo itself, which the drawing would replace for good."""
-    if annotate is not None and annotate.is_file() and photo.is_file() and annotate.samefile(photo):
+    if annotate is not None and photo is not None and annotate.is_file() and photo.is_file() and annotate.samefile(photo):
         raise ValueError(f"--annotate {annotate} is the photo being read: name another picture to draw on")
 
 
@@ -111,10 +115,9 @@ def real_number(text: str) -> float:
 
 def _detect(args: argparse.Namespace) -> int:
     from oxeye.vision.detector import Detector
-    from oxeye.vision.images import read_reduced
 
     _refuse_drawing_over(args.photo, args.annotate)
-    photo = read_reduced(args.photo)
+    photo = _read_photo(args.photo)
     decoded = Detector(args.model).read(photo.pixels, kinds=args.kinds)
     if args.annotate:  # drawn on the photo as decoded: a large JPEG reduced
         from oxeye.vision.annotate import annotate
@@ -124,7 +127,8 @@ def _detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
         return 0
-    print(f"{args.photo}: {counted(len(reading.items), 'item')} in {counted(len(reading.hands), 'hand')}")
+    named = "stdin" if args.photo is None else args.photo
+    print(f"{named}: {counted(len(reading.items), 'item')} in {counted(len(reading.hands), 'hand')}")
     for hand in reading.hands:
         note = "" if hand.complete else f"  (incomplete: {len(hand.codes)} of 5)"
         print(f"  hand {hand.index}: {' '.join(hand.codes)}{note}")
@@ -133,6 +137,29 @@ def _detect(args: argparse.Namespace) -> int:
             rival = f", or {item.rival}" if item.rival else ""
             print(f"  doubtful: {item.code} ({item.flag}, {item.confidence:.2f}{rival}) in hand {item.hand}")
     return 0
+
+
+def _photo_argument(text: str) -> Path | None:
+    """oxeye detect's PHOTO: a path, or None where it is ``-``, which names stdin as most commands read it (a
+    file called - is ./-, which pathlib makes the same path as -, so the text itself is looked at here)."""
+    return None if text == "-" else Path(text)
+
+
+def _read_photo(photo: Path | None) -> Decoded:
+    """The photo named, decoded as the service decodes one; or (None) the one piped in."""
+    from oxeye.vision.images import PhotoError, decode_reduced, read_reduced
+
+    if photo is not None:
+        return read_reduced(photo)
+    if sys.stdin is None or sys.stdin.isatty():  # else it would wait for a photo typed in
+        raise OSError("- reads the photo piped in, and none is: oxeye detect - < photo.jpg, or name the photo")
+    data = sys.stdin.buffer.read()
+    if not data:
+        raise OSError("- reads the photo piped in, and nothing came: oxeye detect - < photo.jpg")
+    try:
+        return decode_reduced(data)
+    except PhotoError as error:
+        raise OSError(f"cannot read the photo piped in: {error}") from None
 
 
 def counted(count: int, noun: str) -> str:
@@ -222,7 +249,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     quantize.set_defaults(handler=_quantize_classifier, extra="train")
 
     detect = subparsers.add_parser("detect", help="read the cards and tiles in a photo, grouped into hands")
-    detect.add_argument("photo", type=Path, help="a photo (JPEG, PNG, ...)")
+    detect.add_argument("photo", type=_photo_argument, help="a photo (JPEG, PNG, ...); - reads one piped in")
     detect.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     detect.add_argument("--annotate", type=picture_argument, metavar="OUT.jpg",
                         help="also write the photo with the reading drawn")
