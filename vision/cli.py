@@ -74,7 +74,9 @@ def picture_argument(text: str) -> Path:
 
 def _refuse_drawing_over(photo: Path | None, annotate: Path | None) -> None:
     """ValueError where ``--annotate`` names the photo itself, which the drawing would replace for good."""
-    if annotate is not None and photo is not None and annotate.is_file() and photo.is_file() and annotate.samefile(photo):
+    if annotate is None or photo is None:  # nothing drawn, or the photo piped in
+        return
+    if annotate.is_file() and photo.is_file() and annotate.samefile(photo):
         raise ValueError(f"--annotate {annotate} is the photo being read: name another picture to draw on")
 
 
