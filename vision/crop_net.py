@@ -41,7 +41,7 @@ def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     n = batch.shape[0]
 
     def uniform(low: float, high: float, *shape: int) -> torch.Tensor:
-        return torch.rand(n, *shape, generator=generator) * (high - low) + low
+        return torch.rand(n, *shape, generator=generator, device=generator.device) * (high - low) + low
 
     angle = uniform(-math.pi / 18, math.pi / 18)
     scale = uniform(0.9, 1.1)
@@ -53,7 +53,7 @@ def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     mean = moved.mean(dim=(1, 2, 3), keepdim=True)
     toned = (moved - mean) * uniform(0.6, 1.4, 1, 1, 1) + mean * uniform(0.6, 1.3, 1, 1, 1)
     toned = toned * uniform(0.85, 1.15, 3, 1, 1)  # white balance
-    noisy = toned + torch.randn(toned.shape, generator=generator) * uniform(0.0, 0.04, 1, 1, 1)
+    noisy = toned + torch.randn(toned.shape, generator=generator, device=generator.device) * uniform(0.0, 0.04, 1, 1, 1)
     return noisy.clamp(0.0, 1.0)
 
 
@@ -64,21 +64,24 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
 
 def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, batch: int, seed: int,
         progress: Callable[[float], object] | None = None) -> list[float]:
-    """Train with AdamW on a one-cycle schedule and label smoothing; returns the mean loss per epoch, each
-    also given to ``progress`` as its epoch ends."""
-    generator = torch.Generator().manual_seed(seed)
+    """Train with AdamW on a one-cycle schedule and label smoothing, on a CUDA GPU where there is one (the
+    model is handed back on the CPU); returns the mean loss per epoch, each also given to ``progress`` as
+    its epoch ends."""
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)
+    generator = torch.Generator(device=device).manual_seed(seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = epochs * math.ceil(len(images) / batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
-    targets = torch.from_numpy(labels).long()
+    targets = torch.from_numpy(labels).long().to(device)
     losses = []
     for _ in range(epochs):
         model.train()
-        order = torch.randperm(len(images), generator=generator)
+        order = torch.randperm(len(images), generator=generator, device=device)
         total = 0.0
         for start in range(0, len(images), batch):
             chosen = order[start:start + batch]
-            inputs = augment(to_tensor(images[chosen.numpy()]), generator)
+            inputs = augment(to_tensor(images[chosen.cpu().numpy()]).to(device), generator)
             loss = functional.cross_entropy(model(inputs), targets[chosen], label_smoothing=0.05)
             optimiser.zero_grad()
             loss.backward()
@@ -88,6 +91,7 @@ def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, b
         losses.append(total / len(images))
         if progress is not None:
             progress(losses[-1])
+    model.cpu()
     return losses
 
 
