@@ -24,7 +24,7 @@ import numpy as np
 from oxeye.datasets.augment import jpeg_quality, photograph
 from oxeye.datasets.cards import drawn_decks
 from oxeye.datasets.decks import load_fetched_decks
-from oxeye.datasets.labels import scene_labels, yolo_lines
+from oxeye.datasets.labels import BOXES, scene_labels, yolo_lines
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
@@ -51,6 +51,7 @@ class BuildConfig:
     imgsz: int = 640
     kinds: tuple[str, ...] = KINDS
     decks: Path | None = DEFAULT_CACHE  # None: the project's own drawn decks alone
+    boxes: str = "visible"  # what an item's box bounds (``labels.BOXES``)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
@@ -63,6 +64,8 @@ class BuildConfig:
         unknown = [k for k in self.kinds if k not in KINDS]
         if unknown or not self.kinds:
             raise ValueError(f"--kinds must be a comma-separated subset of {','.join(KINDS)}, got {','.join(self.kinds)!r}")
+        if self.boxes not in BOXES:
+            raise ValueError(f"--boxes must be one of {', '.join(BOXES)}, got {self.boxes!r}")
         if self.out.exists() and not self.out.is_dir():
             raise ValueError(f"--out {self.out} exists and is not a directory")
 
@@ -100,13 +103,13 @@ def render_one(index: int, config: BuildConfig, library: Library) -> tuple[bytes
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality(rng)])
     if not ok:
         raise OSError(f"could not encode image {index}")
-    records = scene_labels(scene)
+    records = scene_labels(scene, config.boxes)
     hands = []
     for i, (style, size) in enumerate(scene.hands):
         members = [n for n, r in enumerate(records) if r["hand"] == i]
         hands.append({"index": i, "arrangement": style, "items": members, "unlabelled": size - len(members)})
     meta = {"image": f"images/{index:06d}.jpg", "width": width, "height": height, "seed": config.seed,
-            "index": index, "kind": kind, **scene.info, "hands": hands, "items": records}
+            "index": index, "kind": kind, "boxes": config.boxes, **scene.info, "hands": hands, "items": records}
     return jpeg.tobytes(), yolo_lines(records, width, height), meta
 
 

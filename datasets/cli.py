@@ -19,7 +19,7 @@ def _build(args: argparse.Namespace) -> int:
                          f"{args.decks}' first, or leave --decks out to use {DEFAULT_CACHE} where present")
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     decks = None if args.drawn_only else args.decks or DEFAULT_CACHE
-    config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, decks)
+    config = BuildConfig(args.out, args.images, args.seed, args.imgsz, kinds, decks, args.boxes)
     config.validate()
     labelled = build(config, workers=args.workers, overwrite=args.overwrite)
     print(f"wrote {counted(args.images, 'image')} with {counted(labelled, 'labelled item')} to {args.out}")
@@ -60,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"fetched deck cache: must hold decks when named; by default {DEFAULT_CACHE}, used when present")
     source.add_argument("--drawn-only", action="store_true",
                         help="the project's own drawn decks alone, whatever is fetched (the same bytes on any machine)")
+    build.add_argument("--boxes", default="visible",
+                       help="what an item's box bounds: all its visible pixels (visible), or its main visible part, "
+                            "leaving out thin strips beside the item over it, as people box a tucked card (main)")
     build.add_argument("--workers", type=whole_number(1), default=None, help="processes (2)")
     build.add_argument("--overwrite", action="store_true", help="replace an earlier build in --out (a non-empty --out is refused otherwise, one holding no build always)")
     build.set_defaults(handler=_build)

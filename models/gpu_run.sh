@@ -11,19 +11,20 @@
 #   CLS_EPOCHS train the crop classifier too, beside the detector on the same photos, from
 #              CLS_MODEL (models/oxeye-cls.pt) with CLS_PER_CLASS crops a class: oxeye-cls.pt/.onnx
 #   REUSE=1    a second call on the warm machine trains on the first call's photos (RUN names its run)
+#   BOXES      the build's --boxes (visible; main boxes a tucked card by the part that shows)
 set -u
 T0=$SECONDS
 IMAGES=${IMAGES:-8000}; WORKERS=${WORKERS:-16}; TRAIN_END=${TRAIN_END:-455}; GUARD=${GUARD:-530}
 BATCH=${BATCH:-64}; IMGSZ_BUILD=${IMGSZ_BUILD:-1280}; SITE=${SITE:-/tmp/site}; WORK=${WORK:-/tmp}
 SEED=${SEED:-11}; RUN=${RUN:-r}; CLS_EPOCHS=${CLS_EPOCHS:-0}; CLS_MODEL=${CLS_MODEL:-models/oxeye-cls.pt}
-CLS_PER_CLASS=${CLS_PER_CLASS:-6000}
+CLS_PER_CLASS=${CLS_PER_CLASS:-6000}; BOXES=${BOXES:-visible}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target $SITE .whl/*.whl || exit 9
 export PYTHONPATH=$SITE PATH=$SITE/bin:$PATH PYTHONUNBUFFERED=1
 nvidia-smi -L 2>/dev/null; echo "cores $(nproc)"
 python3 -c "import torch, ultralytics, oxeye.vision.train; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())" || exit 8
 if [ "${REUSE:-0}" = 1 ] && [ -d $WORK/b/meta ]; then echo "reusing $(ls $WORK/b/meta | wc -l) photos"; else
   oxeye dataset build --out $WORK/b --images $IMAGES --seed $SEED --imgsz $IMGSZ_BUILD --decks data/decks \
-      --workers $WORKERS > $WORK/build.log 2>&1 || { tail -c 3000 $WORK/build.log; exit 7; }
+      --boxes $BOXES --workers $WORKERS > $WORK/build.log 2>&1 || { tail -c 3000 $WORK/build.log; exit 7; }
   tail -c 300 $WORK/build.log; echo; echo "built at $((SECONDS-T0)) s"
 fi
 if (( CLS_EPOCHS > 0 )); then

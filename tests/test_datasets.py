@@ -153,6 +153,7 @@ def test_preview_draws_a_sheet(built: Path, tmp_path: Path) -> None:
     (["--imgsz", "650"], "--imgsz must be a multiple of 32"),
     (["--imgsz", "64000"], "--imgsz must be a multiple of 32 from 128 to 4096, got 64000"),  # ran out of memory
     (["--kinds", "cards,dice"], "--kinds must be"),
+    (["--boxes", "outline"], "--boxes must be one of visible, main, got 'outline'"),
     (["--decks", "/no/such/decks"], "--decks /no/such/decks holds no fetched deck"),  # once built without them
 ])
 def test_bad_arguments_give_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
@@ -267,6 +268,61 @@ def test_preview_among_the_builds_images_is_refused(built: Path, tmp_path: Path,
     assert capsys.readouterr().err == (f"oxeye dataset preview: error: --out {copy / 'images' / name} is among the build's "
                                        f"images in {copy / 'images'}: write the sheet elsewhere\n")
     assert sorted((p.name, p.read_bytes()) for p in (copy / "images").iterdir()) == before
+
+
+def test_a_build_boxed_by_main_parts_draws_the_same_photos_with_boxes_inside_the_visible_ones(
+        built: Path, tmp_path: Path) -> None:
+    """``--boxes main`` changes the labels only: the same photos, each box within its item's box of
+    all visible pixels, some of them smaller (cards tucked under others), and the build says so."""
+    out = tmp_path / "main"
+    assert main(["dataset", "build", "--out", str(out), "--images", str(N_IMAGES), "--seed", "7",
+                 "--imgsz", "320", "--drawn-only", "--boxes", "main"]) == 0
+    smaller = 0
+    for visible, boxed in zip(_metas(built), _metas(out)):
+        assert (built / visible["image"]).read_bytes() == (out / boxed["image"]).read_bytes()
+        assert (visible["boxes"], boxed["boxes"]) == ("visible", "main")
+        assert [i["code"] for i in visible["items"]] == [i["code"] for i in boxed["items"]]
+        for a, b in zip(visible["items"], boxed["items"]):
+            (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a["box"], b["box"]
+            assert ax1 <= bx1 < bx2 <= ax2 and ay1 <= by1 < by2 <= ay2
+            smaller += a["box"] != b["box"]
+    assert smaller > 0
+
+
+def test_a_card_tucked_under_another_is_boxed_by_the_part_that_shows() -> None:
+    """A card under another shows a strip with its index beside it and a thin edge above it: boxed by
+    its main visible part (``boxes="main"``), its box is the strip, as the real photos' labels box
+    such a card; by all its visible pixels (the default), its whole outline, which the thin edge
+    spans. A card wholly in view keeps the box of all its pixels either way."""
+    import numpy as np
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.labels import STRIP, scene_labels
+    from oxeye.datasets.paths import DEFAULT_CACHE
+    from oxeye.datasets.scene import Placed, Scene
+
+    deck = next(iter(load_library(DEFAULT_CACHE).card_decks.values()))
+    under, over = deck["9H"], deck["4H"]
+    fw, fh = under.size
+    scale = 200 / fw  # cards 200 pixels wide
+    width, height = round(200 * 1.6 + 200), round(fh * scale * 1.06 + 200)
+    idmap = np.full((height, width), -1, np.int32)
+    shift = (-0.6 * 200, 0.06 * fh * scale)  # the card on top lies left of the other and a little lower
+
+    def placed(face: object, x: float, y: float, owner: int) -> Placed:
+        matrix = np.array([[scale, 0, x], [0, scale, y], [0, 0, 1]])
+        x1, y1, x2, y2 = round(x), round(y), round(x + fw * scale), round(y + fh * scale)
+        idmap[y1:y2, x1:x2] = owner
+        return Placed(face, 0, matrix, (x1, y1, x2, y2))
+
+    items = [placed(under, 220, 100, 0), placed(over, 220 + shift[0], 100 + shift[1], 1)]
+    scene = Scene(np.zeros((height, width, 3), np.uint8), idmap, items, [("row", 2)])
+    boxes = {r["code"]: r["box"] for r in scene_labels(scene, "main")}
+    strip_left = 220 + 200 + shift[0]  # where the card on top ends
+    assert strip_left - STRIP * 200 - 1 <= boxes["9H"][0] < strip_left  # within a kernel of the strip, not at 220
+    assert boxes["9H"][1:] == [100, 220 + 200, 100 + round(fh * scale)]
+    assert boxes["4H"] == list(items[1].roi)
+    assert [r["box"] for r in scene_labels(scene)] == [[220, 100, 420, 100 + round(fh * scale)], boxes["4H"]]
 
 
 def test_render_hands_draws_exactly_the_given_hands() -> None:
