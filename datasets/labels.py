@@ -76,7 +76,8 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
         owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
         if not owned.any():
             continue
-        visible = _visible_in(_quad(to_roi, (0, 0, fw, fh)), owned)
+        whole = _quad(to_roi, (0, 0, fw, fh))  # the item's four corners in its region
+        visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
         corner_visible = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
         is_card = kind_of(item.face.code) == "card"
@@ -87,7 +88,7 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
         solid = cv2.morphologyEx(owned, cv2.MORPH_OPEN, OPEN_KERNEL)  # no one-pixel slivers
         if not solid.any():
             continue
-        boxed = _main_part(solid, _quad(to_roi, (0, 0, fw, fh))) if boxes == "main" else solid
+        boxed = _main_part(solid, whole) if boxes == "main" else solid
         x, y, w, h = cv2.boundingRect(boxed)
         x, y = x + x0, y + y0
         contours, _ = cv2.findContours(boxed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
