@@ -653,6 +653,41 @@ def test_matching_pairs_overlapping_cards_one_to_one_and_counts_a_third_box_as_t
     assert matches(row[:2], seen[:2], None, reads[:2, :2]) == [[0], [1]]
 
 
+def test_a_report_named_at_a_showing_index_stands_for_that_item_not_the_box_it_lies_over() -> None:
+    from oxeye.vision.matching import index_reach, matches, standing_for
+
+    def card(code: str, box: list[float], centres: list[tuple[float, float]], visible: tuple[float, float]) -> dict:
+        return {"code": code, "box": box, "corner_boxes": [{"centre": c, "visible": v} for c, v in zip(centres, visible)]}
+
+    # A fanned 6H shows a strip left of the 10S over it, its top index only; the 10S shows whole.
+    under = card("6H", [0, 0, 40, 140], [(20, 15), (80, 125)], (1.0, 0.0))
+    over = card("10S", [30, 0, 130, 140], [(45, 15), (115, 125)], (1.0, 1.0))
+    top = Item("10S", "card", (30, 0, 130, 140), 0.9, keypoints=((45, 15), (115, 125)))
+    strip = Item("6H", "card", (32, 0, 70, 140), 0.5, keypoints=((22, 16), (81, 124)))  # boxed off its strip
+    truth = np.array([under["box"], over["box"]], np.float64)
+    found = [top, strip]
+    matched = matches(truth, np.array([i.box for i in found], np.float64))
+    assert matched == [[], [0, 1]]  # by boxes alone: the 6H lost, the 10S reported twice
+    reach = index_reach([under, over], found)
+    assert reach[0, 1] == pytest.approx(np.hypot(2, 1) / np.hypot(60, 110))
+    assert np.isinf(reach[1, 1]) and np.isinf(reach[0, 0])  # another code marks nothing
+    assert standing_for(matched, reach) == [[1], [0]]
+    # A report named 6H over the hidden index alone marks nothing: it stays the 10S's second report.
+    hidden = replace(strip, keypoints=((80, 125), (100, 130)))
+    assert standing_for(matched, index_reach([under, over], [top, hidden])) == [[], [0, 1]]
+    # So does a report of another name lying over the 10S (a misreading): the 10S is reported twice.
+    ghost = Item("8D", "card", (40, 10, 120, 130), 0.4, keypoints=((50, 20), (110, 120)))
+    assert standing_for(matched, index_reach([under, over], [top, ghost])) == [[], [0, 1]]
+    # Two reports naming the 6H at its index are the 6H twice; a report standing for nothing stays so.
+    again = replace(strip, box=(0, 0, 40, 140))
+    stray = Item("2C", "card", (300, 300, 340, 340), 0.5, keypoints=((310, 310), (330, 330)))
+    found = [top, strip, again, stray]
+    matched = matches(truth, np.array([i.box for i in found], np.float64))
+    assert standing_for(matched, index_reach([under, over], found)) == [[1, 2], [0]]
+    # Without keypoints (a detector naming whole items), the boxes decide, as ``matches`` does.
+    assert standing_for(matched, index_reach([under, over], [replace(i, keypoints=()) for i in found])) == matched
+
+
 def test_pipeline_map_is_one_for_a_perfect_reader_and_falls_for_loose_boxes(scenes: Path) -> None:
     from oxeye.vision.evaluate import pipeline_map50_95
 

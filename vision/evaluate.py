@@ -4,7 +4,9 @@ Held-out synthetic build (``oxeye dataset build`` with a seed no training build 
 mAP50-95 over the 73 item classes of what the pipeline reports, mAP50-95 of the raw detector
 in its own classes (ultralytics val on the same ONNX), per-item identification
 accuracy of the full pipeline (every labelled item must be found once and named right),
-items reported twice, and the share of five-item hands read exactly; how far the flags can be
+items reported twice (two reports standing for one item, a report standing for the item it names
+at one of its showing indices where it names one: ``vision.matching.standing_for``), and the share
+of five-item hands read exactly; how far the flags can be
 trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
 right; the grouping's accuracy on the true items alone; for a two-stage model, also the
 classifier's accuracy on crops around the true keypoints. Real photos
@@ -34,7 +36,7 @@ from oxeye.vision.decode import iou_matrix
 from oxeye.vision.detector import Detector
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import read_image
-from oxeye.vision.matching import alike, as_boxes, keypoint_stray, matches
+from oxeye.vision.matching import alike, as_boxes, index_reach, keypoint_stray, matches, standing_for
 from oxeye.vision.reading import Item, Reading
 from oxeye.vision.train import read_record
 
@@ -184,10 +186,11 @@ def synthetic_by_photo(detector: Detector, data: Path,
         for f, item in enumerate(reading.items):
             reports[f in paired and item.code == meta["items"][paired[f]]["code"], item.flag is not None] += 1
         missed += sum(not m for m in matched)
-        twice += sum(len(m) > 1 for m in matched)
+        standing = standing_for(matched, index_reach(meta["items"], reading.items))
+        twice += sum(len(s) > 1 for s in standing)
         if strays is not None:
             errors += [float(strays[t, m[0]]) for t, m in enumerate(matched) if len(m) == 1]
-        extra += len(reading.items) - sum(len(m) for m in matched)
+        extra += len(reading.items) - sum(len(s) for s in standing)
         read_right = set()  # the reports of each true five-item hand found once and named right
         for hand in meta["hands"]:
             if len(hand["items"]) == 5:

@@ -10,6 +10,8 @@ from oxeye.vision.decode import intersections, iou_matrix
 from oxeye.vision.reading import Item
 
 MATCH_IOU = 0.5
+MARK_REACH = 0.25  # a keypoint this near an index, as a share of the item's two indices' distance, marks it
+SHOWING = 0.5  # an index (or a tile's half) at least this visible is one a reader could see
 
 
 def as_boxes(values: list) -> np.ndarray:
@@ -72,3 +74,38 @@ def keypoint_stray(truth: list[dict], found: list[Item]) -> np.ndarray | None:
     turned = np.linalg.norm(seen[:, :, ::-1] - true_points[:, None], axis=3).max(axis=2)
     spans = np.linalg.norm(true_points[:, 1] - true_points[:, 0], axis=1).clip(1e-9)
     return np.minimum(ahead, turned) / spans[:, None]
+
+
+def index_reach(truth: list[dict], found: list[Item]) -> np.ndarray:
+    """(true, found): how near the found item's nearest keypoint lies to one of the true item's showing
+    indices (or a tile's halves), as a share of the true indices' distance, where the found item reads the
+    true item's code; infinite where it reads another, or the item shows no index, or has no keypoints."""
+    reach = np.full((len(truth), len(found)), np.inf)
+    for t, item in enumerate(truth):
+        centres = np.array([c["centre"] for c in item["corner_boxes"]], np.float64).reshape(-1, 2)
+        showing = centres[[c["visible"] >= SHOWING for c in item["corner_boxes"]]]
+        if len(centres) != 2 or not len(showing):
+            continue
+        span = max(float(np.linalg.norm(centres[1] - centres[0])), 1e-9)
+        for f, report in enumerate(found):
+            if report.code == item["code"] and report.keypoints:
+                points = np.asarray(report.keypoints, np.float64)
+                reach[t, f] = np.linalg.norm(points[:, None] - showing[None], axis=2).min() / span
+    return reach
+
+
+def standing_for(matched: list[list[int]], reach: np.ndarray) -> list[list[int]]:
+    """For each true item, the found items that stand for it as a reader of the output sees them: a
+    found item naming a true item at one of its showing indices (``index_reach`` within
+    ``MARK_REACH``) stands for that item, the nearest so named; any other for the item ``matches``
+    gave it. A fanned card's report boxed off its strip so lies over its neighbour's box, which
+    ``matches`` counts as the neighbour reported twice; it is the card it names, reported once."""
+    given = {f: t for t, m in enumerate(matched) for f in m}
+    standing: list[list[int]] = [[] for _ in matched]
+    for f in range(reach.shape[1]):
+        nearest = int(reach[:, f].argmin()) if reach.shape[0] else -1
+        if nearest >= 0 and reach[nearest, f] <= MARK_REACH:
+            standing[nearest].append(f)
+        elif f in given:
+            standing[given[f]].append(f)
+    return standing
