@@ -471,6 +471,16 @@ def test_a_fanned_card_inside_its_neighbour_stays_unless_it_reads_the_same_or_is
     assert [i.code for i in name_items(found, probabilities, Twins(unsure=0.0))] == ["QH", "JS", "8C", "9D"]
 
 
+def test_a_card_read_surely_on_its_strip_and_again_over_its_outline_is_one_card() -> None:
+    # A tucked card's strip read surely; its whole outline, the strip within it, read again less surely.
+    found = _found([[0, 0, 20, 90], [0, 0, 60, 90], [0, 0, 62, 90]], [0.9, 0.6, 0.5], [0, 0, 0])
+    probabilities = _pairs(*[(((name, 0.95),), ((name, 0.95),)) for name in ("QH", "QH", "JS")])
+    # The outline of the same name goes, though only a third of it lies in the strip; a sure card of
+    # another name under it stays.
+    assert [i.code for i in name_items(found, probabilities)] == ["QH", "JS"]
+    assert [i.code for i in name_items(found, probabilities, Twins(inside=1.1))] == ["QH", "QH", "JS"]
+
+
 def test_the_twin_rule_as_chosen_takes_parts_from_two_fifths_inside_and_under_three_tenths_sure() -> None:
     """Twins' defaults, chosen on a tuning build (MODEL_CARD.md): 40% inside, confidence under 0.3."""
     boxes = [[0, 0, 60, 90], [52, 0, 72, 10], [53, 20, 73, 30], [50, 40, 70, 50]]  # 40%, 35%, 50% inside

@@ -25,10 +25,11 @@ CLASSIFIER_WEIGHTS = "oxeye-cls.pt"  # its torch weights, beside it
 
 @dataclass(frozen=True)
 class Twins:
-    """When an item is a surer item of its kind seen twice (whole, and again as a part): it lies at
-    least ``inside`` within the surer one's box, and it either reads the same code or is itself
-    unsure (confidence under ``unsure``). A fanned card lies as far inside its neighbour, but reads
-    otherwise, and mostly surely. Chosen on a tuning build with ``python -m bench.twins_sweep``;
+    """When an item is a surer item of its kind seen twice (whole, and again as a part): it reads
+    the same code and either box lies at least ``inside`` within the other (the part may be the
+    surer one: a tucked card's strip, and its whole outline again), or it lies so within the surer
+    one's box and is itself unsure (confidence under ``unsure``). A fanned card lies as far inside
+    its neighbour, but reads otherwise, and mostly surely. Chosen on a tuning build with ``python -m bench.twins_sweep``;
     MODEL_CARD.md has the figures. (Two like cards of two decks, one half over the other, would
     read as one.)"""
 
@@ -213,7 +214,8 @@ def without_twins(items: list[Item], twins: Twins) -> list[Item]:
     inside = intersections(boxes, boxes) / np.prod((boxes[:, 2:] - boxes[:, :2]).clip(0), axis=1)[:, None].clip(1e-9)
     kept: list[int] = []
     for i, item in enumerate(items):
-        if not any(items[k].kind == item.kind and inside[i, k] >= twins.inside
-                   and (items[k].code == item.code or item.confidence < twins.unsure) for k in kept):
+        if not any(items[k].kind == item.kind and (
+                (items[k].code == item.code and max(inside[i, k], inside[k, i]) >= twins.inside)
+                or (inside[i, k] >= twins.inside and item.confidence < twins.unsure)) for k in kept):
             kept.append(i)
     return [items[i] for i in kept]
