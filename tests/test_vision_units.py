@@ -481,6 +481,20 @@ def test_a_card_read_surely_on_its_strip_and_again_over_its_outline_is_one_card(
     assert [i.code for i in name_items(found, probabilities, Twins(inside=1.1))] == ["QH", "QH", "JS"]
 
 
+def test_one_index_read_twice_by_boxes_apart_is_one_card() -> None:
+    from oxeye.vision.classifier import without_twins
+
+    card = Item("10D", "card", (0, 0, 60, 90), 0.8, keypoints=((10, 10), (50, 80)))
+    like = Item("10D", "card", (100, 0, 160, 90), 0.6, keypoints=((110, 10), (150, 80)))  # a like card apart
+    # Boxed again mostly below it (a fifth of its box in the card's), one keypoint on the card's index.
+    again = Item("10D", "card", (0, 70, 60, 160), 0.5, keypoints=((48, 84), (90, 150)))
+    other = replace(again, code="9D")  # the same boxes and keypoints read as another card
+    assert without_twins([card, like, again, other], Twins()) == [card, like, other]
+    assert without_twins([card, like, again], Twins(meet=0.0)) == [card, like, again]
+    lower = replace(again, keypoints=((48, 104), (90, 150)))  # a third of the keypoints' distance away
+    assert without_twins([card, like, lower], Twins()) == [card, like, lower]
+
+
 def test_the_twin_rule_as_chosen_takes_parts_from_two_fifths_inside_and_under_three_tenths_sure() -> None:
     """Twins' defaults, chosen on a tuning build (MODEL_CARD.md): 40% inside, confidence under 0.3."""
     boxes = [[0, 0, 60, 90], [52, 0, 72, 10], [53, 20, 73, 30], [50, 40, 70, 50]]  # 40%, 35%, 50% inside

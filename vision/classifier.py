@@ -27,14 +27,16 @@ CLASSIFIER_WEIGHTS = "oxeye-cls.pt"  # its torch weights, beside it
 class Twins:
     """When an item is a surer item of its kind seen twice (whole, and again as a part): it reads
     the same code and either box lies at least ``inside`` within the other (the part may be the
-    surer one: a tucked card's strip, and its whole outline again), or it lies so within the surer
-    one's box and is itself unsure (confidence under ``unsure``). A fanned card lies as far inside
-    its neighbour, but reads otherwise, and mostly surely. Chosen on a tuning build with ``python -m bench.twins_sweep``;
-    MODEL_CARD.md has the figures. (Two like cards of two decks, one half over the other, would
-    read as one.)"""
+    surer one: a tucked card's strip, and its whole outline again) or a keypoint of it lies within
+    ``meet`` of the keypoints' distance of one of the surer's (one index read twice, by boxes apart);
+    or it lies ``inside`` within the surer one's box and is itself unsure (confidence under
+    ``unsure``). A fanned card lies as far inside its neighbour, but reads otherwise, and mostly
+    surely. Chosen on tuning builds with ``python -m bench.twins_sweep``; MODEL_CARD.md has the
+    figures. (Two like cards of two decks, one half over the other, would read as one.)"""
 
     inside: float = 0.4
     unsure: float = 0.3
+    meet: float = 0.25
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,18 @@ def without_twins(items: list[Item], twins: Twins) -> list[Item]:
     kept: list[int] = []
     for i, item in enumerate(items):
         if not any(items[k].kind == item.kind and (
-                (items[k].code == item.code and max(inside[i, k], inside[k, i]) >= twins.inside)
+                (items[k].code == item.code and (max(inside[i, k], inside[k, i]) >= twins.inside
+                                                  or _meet(items[k], item, twins.meet)))
                 or (inside[i, k] >= twins.inside and item.confidence < twins.unsure)) for k in kept):
             kept.append(i)
     return [items[i] for i in kept]
+
+
+def _meet(surer: Item, item: Item, reach: float) -> bool:
+    """Whether a keypoint of ``item`` lies within ``reach`` of ``surer``'s keypoints' distance of one of
+    them (never where the surer's two keypoints coincide: there is no distance to measure by)."""
+    if len(surer.keypoints) != 2 or not item.keypoints:
+        return False
+    ours, theirs = np.asarray(surer.keypoints, np.float64), np.asarray(item.keypoints, np.float64)
+    span = float(np.linalg.norm(ours[1] - ours[0]))
+    return span > 0 and bool(np.linalg.norm(ours[:, None] - theirs[None], axis=2).min() <= reach * span)
