@@ -15,15 +15,10 @@ from oxeye.vision.cli import real_number
 Setting = tuple[float, ...]
 
 
-def setting(text: str) -> Setting:
-    """A:B as two numbers, each written as the command line's every number is (``real_number``)."""
-    first, second = text.split(":")
-    return real_number(first), real_number(second)
-
-
 def settings_of(fields: tuple[str, ...]) -> Callable[[str], Setting]:
-    """A:B[:C...] as numbers, one for each of ``fields``' first two and as many more as given; the
-    fields left out keep the rule's own value."""
+    """A:B[:C...] as numbers, each written as the command line's every number is (``real_number``):
+    one for each of ``fields``' first two and as many more as given; the fields left out keep the
+    rule's own value."""
     def parse(text: str) -> Setting:
         parts = text.split(":")
         if not 2 <= len(parts) <= len(fields):

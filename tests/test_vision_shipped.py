@@ -586,6 +586,22 @@ def test_the_twins_sweep_prints_figures_that_are_not_numbers(doubted: Path) -> N
     assert figures[0.4, 0.3]["item_accuracy_95"] is None and figures[0.4, 0.3] == synthetic(Detector(), doubted)
 
 
+def test_a_sweep_takes_a_rule_s_further_fields_where_given_and_refuses_more(doubted: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``twins_sweep`` settings are INSIDE:UNSURE[:MEET]: a third number sets ``Twins.meet``, its
+    absence keeps the shipped one; a fourth is refused, as one number alone is."""
+    from bench.twins_sweep import main
+    from oxeye.vision.classifier import Twins
+
+    figures = main([str(doubted), "0.4:0.3", f"0.4:0.3:{Twins.meet}", "1.1:0:0"])
+    assert figures[0.4, 0.3] == figures[0.4, 0.3, Twins.meet]
+    assert '"meet"' not in capsys.readouterr().out.splitlines()[0]  # the fields given are printed
+    for wrong in ("0.4:0.3:0.25:1", "0.4"):
+        with pytest.raises(SystemExit):
+            main([str(doubted), wrong])
+        assert "invalid inside:unsure:meet value" in capsys.readouterr().err
+
+
 def test_the_doubt_sweep_flags_more_under_a_higher_bar_and_reads_the_same(hidden: Path) -> None:
     from bench.doubt_sweep import main
     from oxeye.vision.classifier import Doubt
