@@ -575,6 +575,22 @@ def test_the_suppression_sweep_scores_each_setting_as_evaluate_does(hidden: Path
     assert len(looser.detect(image)) > len(Detector().detect(image))  # a fan's overlapping boxes stand
 
 
+def test_the_shown_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:
+    """``shown_sweep`` MARGIN:WEIGHT: the shipped setting reads as ``evaluate`` does, and a weight of 1
+    as a detector whose classifier reads both crops of every card."""
+    from bench.shown_sweep import main
+    from oxeye.vision.classifier import Shown
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import synthetic
+
+    chosen = Shown()
+    figures = main([str(hidden), f"{chosen.margin}:{chosen.weight}", "0:1"])
+    assert figures[chosen.margin, chosen.weight] == synthetic(Detector(), hidden)
+    both = Detector()
+    both.classifier.shown = Shown(weight=1.0)
+    assert figures[0.0, 1.0] == synthetic(both, hidden)
+
+
 def test_the_twins_sweep_prints_figures_that_are_not_numbers(doubted: Path) -> None:
     """``synthetic`` gives its interval as a list (None for a single photo): the sweep prints such
     figures as they are, where it once rounded every figure and failed."""

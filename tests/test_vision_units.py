@@ -12,7 +12,7 @@ import pytest
 
 from oxeye.vision.annotate import DOUBT, PALETTE, annotate, draw
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CROP_CLASSES, TILE_CLASSES, label_classes
-from oxeye.vision.classifier import Doubt, Twins, name_items
+from oxeye.vision.classifier import Doubt, Shown, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
@@ -450,6 +450,19 @@ def test_a_name_read_under_the_doubt_bar_is_flagged_low_confidence_as_chosen() -
     assert flags == {"QH": LOW_CONFIDENCE, "JS": None, "9D": AMBIGUOUS, "8C": None, "AS": LOW_CONFIDENCE}
     lenient = {i.code: i.flag for i in name_items(found, probabilities, doubts=Doubt(name=0.5, rival=0.6))}
     assert lenient == {**flags, "QH": None}
+
+
+def test_a_card_is_named_by_the_crops_its_box_shows_not_by_a_hidden_index_under_another_card() -> None:
+    """A tucked card is boxed by the part that shows; the crop at its hidden index, off that box, shows
+    the card over it and reads it surely: it counts for nothing (``Shown``). A keypoint just past the
+    box's edge, within the margin, is on it; a card with both keypoints off its box is named by both."""
+    found = _found([[0, 0, 40, 30], [100, 0, 140, 30], [200, 0, 240, 30]], [0.9, 0.8, 0.7], [0, 0, 0])
+    found.keypoints[:, :, :2] = [[[8, 8], [60, 70]], [[108, 8], [143, 33]], [[180, 50], [260, 60]]]
+    probabilities = _pairs(((("7D", 0.9),), (("KS", 0.99),)), ((("5H", 0.6),), (("9C", 0.99),)),
+                           ((("2C", 0.9),), (("3C", 0.95),)))
+    assert [i.code for i in name_items(found, probabilities)] == ["7D", "9C", "3C"]
+    assert [i.code for i in name_items(found, probabilities, shown=Shown(weight=1.0))] == ["KS", "9C", "3C"]
+    assert [i.code for i in name_items(found, probabilities, shown=Shown(margin=0.0))] == ["7D", "3C", "5H"]  # 5H, the least sure, last
 
 
 def test_an_item_inside_a_surer_one_of_its_kind_is_that_item_seen_twice() -> None:

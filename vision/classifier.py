@@ -64,6 +64,26 @@ class Doubt:
     rival: float = RIVAL_RATIO
 
 
+@dataclass(frozen=True)
+class Shown:
+    """Which of a card's two index crops name it. The detector boxes a card by the part of it that shows,
+    so a card tucked under another has its hidden index off its box, and the crop there shows the card
+    over it, whose index reads surely: where one keypoint lies on the box (grown by ``margin`` of the
+    keypoints' distance) and the other off it, the crop off it counts ``weight`` times its scores. A
+    ``weight`` of 1 turns it off. Chosen on tuning builds with ``python -m bench.shown_sweep``;
+    MODEL_CARD.md has the figures."""
+
+    margin: float = 0.1
+    weight: float = 0.0
+
+    def weights(self, box: np.ndarray, keypoints: np.ndarray) -> np.ndarray:
+        """Each of a card's two crops' weight, from its ``box`` and its two keypoints (2, 2 or more)."""
+        points = np.asarray(keypoints, np.float64)[:, :2]
+        grow = self.margin * float(np.linalg.norm(points[1] - points[0]))
+        on = ((points >= np.asarray(box[:2]) - grow) & (points <= np.asarray(box[2:]) + grow)).all(axis=1)
+        return np.where(on, 1.0, self.weight) if on.any() else np.ones(len(points))
+
+
 class Classifier:
     """The exported crop classifier (``vision.crop_net``) over ``CROP_CLASSES``: crops in, class probabilities out."""
 
@@ -71,6 +91,7 @@ class Classifier:
         self.session, metadata = open_session(model, threads, "train it with 'oxeye train-classifier'")
         self.input_name = self.session.get_inputs()[0].name
         self.twins = Twins()
+        self.shown = Shown()
         self.rescue = Rescue()
         self.doubt = Doubt()
         self.completion = Completion()
@@ -93,7 +114,7 @@ class Classifier:
         only as ``self.rescue`` allows."""
         crops = detection_crops(levels, found.class_ids, found.keypoints, self.size)
         probabilities = self.probabilities(crops).reshape(len(found), 2, len(self.names))
-        return name_items(found, probabilities, self.twins, threshold, self.rescue.sure, self.doubt)
+        return name_items(found, probabilities, self.twins, threshold, self.rescue.sure, self.doubt, self.shown)
 
     def complete(self, levels: list[np.ndarray], items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
@@ -124,10 +145,10 @@ _PIPS = slice(len(CARD_CLASSES), len(CARD_CLASSES) + len(PIP_CLASSES))
 _NONE = CROP_CLASSES.index(BACKGROUND)
 
 
-def _card_name(pair: np.ndarray) -> tuple[str, float, str, float]:
-    """A card from its two index crops' probabilities (2, classes): the code either index reads best,
-    and the runner-up."""
-    scores = pair[:, _CARDS].max(axis=0)
+def _card_name(pair: np.ndarray, weights: np.ndarray | None = None) -> tuple[str, float, str, float]:
+    """A card from its two index crops' probabilities (2, classes), each crop's scores times its weight
+    (``Shown``; 1 each by default): the code either index reads best, and the runner-up."""
+    scores = (pair[:, _CARDS] * (1.0 if weights is None else weights[:, None])).max(axis=0)
     first, second = np.argsort(-scores, kind="stable")[:2]
     return CARD_CLASSES[first], float(scores[first]), CARD_CLASSES[second], float(scores[second])
 
@@ -150,10 +171,10 @@ def _tile_name(pair: np.ndarray) -> tuple[str, float, str, float]:
     return code(best), float(pips[weak, best[weak]]), code(other), float(runner.max())
 
 
-def item_name(kind: str, pair: np.ndarray) -> tuple[str, float, str, float]:
+def item_name(kind: str, pair: np.ndarray, weights: np.ndarray | None = None) -> tuple[str, float, str, float]:
     """The code, its score, the runner-up and its score of an item of ``kind`` from its two crops'
-    probabilities (2, classes)."""
-    return (_card_name if kind == "card" else _tile_name)(pair)
+    probabilities (2, classes); a card's crops weighted by ``weights`` (``Shown``)."""
+    return _card_name(pair, weights) if kind == "card" else _tile_name(pair)
 
 
 def _unread(pair: np.ndarray) -> bool:
@@ -182,14 +203,15 @@ def _find(spot: Spot, pair: np.ndarray, codes: list[str], sure: float, width: in
 
 
 def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twins(), threshold: float = 0.0,
-               sure: float = Rescue.sure, doubts: Doubt = Doubt()) -> list[Item]:
+               sure: float = Rescue.sure, doubts: Doubt = Doubt(), shown: Shown = Shown()) -> list[Item]:
     """Items from detections and their two crops' class probabilities (N, 2, classes).
 
     A detection is dropped when neither crop shows an index or half and the detector itself was
     unsure of it (the table under a false detection); when the detector was sure, the item stays,
     flagged. One scoring under ``threshold`` stays only when its name scores ``sure`` or more (see
     ``Rescue``). Doubt about where (the box's score) or about what (a weak or contested name,
-    ``doubts``) flags it. An item that is a surer one seen twice (``twins``) is dropped.
+    ``doubts``) flags it. A card is named from the crops its box shows (``shown``). An item that is a
+    surer one seen twice (``twins``) is dropped.
     """
     items = []
     for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
@@ -198,7 +220,7 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
         unread = _unread(pair)
         if unread and box_score < LOW_SCORE:
             continue
-        code, score, rival, rival_score = item_name(kind, pair)
+        code, score, rival, rival_score = item_name(kind, pair, shown.weights(box, points) if kind == "card" else None)
         if box_score < threshold and score < sure:
             continue
         doubtful = unread or box_score < LOW_SCORE
