@@ -16,9 +16,10 @@ from oxeye.vision.classifier import Doubt, Shown, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
 from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
-from oxeye.vision.decode import Detections, cross_class_suppression, decode, proposed_once
+from oxeye.vision.decode import Detections, cross_class_suppression, decode, iou_matrix, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
+from oxeye.vision.matching import as_boxes
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, UNSURE_HAND, Hand, Item, Reading
 from oxeye.vision.train import label_text
 from readings import write_labelled_photo
@@ -647,6 +648,46 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     cards_only = synthetic(halved, scenes)
     assert cards_only["accuracy_cards"] == 1.0 and cards_only["accuracy_tiles"] == 0.0
     assert cards_only["missed"] == pytest.approx(1 - cards_only["item_accuracy"]) and 0 < cards_only["missed"] < 1
+
+
+def _unlabel_one_hand_item(scenes: Path, out: Path, unlabelled: int) -> None:
+    """A copy of the build with one five-item hand's loose item (its box touching no other) taken out
+    of the labels, as the generator leaves out an item too hidden or cut off to name; the hand then
+    says ``unlabelled`` of its items went unlabelled."""
+    import shutil
+
+    shutil.copytree(scenes, out)
+    for path in sorted((out / "meta").glob("*.json")):
+        meta = json.loads(path.read_text())
+        boxes = as_boxes([i["box"] for i in meta["items"]])
+        for hand in (h for h in meta["hands"] if len(h["items"]) == 5):
+            loose = [n for n in hand["items"] if np.count_nonzero(iou_matrix(boxes[n:n + 1], boxes)) == 1]
+            if loose:
+                gone = loose[0]
+                del meta["items"][gone]
+                for h in meta["hands"]:
+                    h["items"] = [n - (n > gone) for n in h["items"] if n != gone]
+                hand["unlabelled"] = unlabelled
+                path.write_text(json.dumps(meta))
+                return
+    raise AssertionError("no five-item hand with a loose item")
+
+
+def test_a_sure_hand_holding_an_unlabelled_item_is_left_unjudged_not_counted_wrong(scenes: Path,
+                                                                                    tmp_path: Path) -> None:
+    """A hand of four labelled items read with its fifth, which the labels left out, cannot be
+    judged from them; were no item of that hand unlabelled, the fifth report is a stray: wrong."""
+    from oxeye.vision.evaluate import synthetic
+
+    perfect = synthetic(_Oracle(scenes), scenes)
+    _unlabel_one_hand_item(scenes, tmp_path / "hidden", unlabelled=1)
+    hidden = synthetic(_Oracle(scenes), tmp_path / "hidden")
+    assert perfect["sure_hands_unjudged"] == 0 and hidden["sure_hands_unjudged"] == 1
+    assert hidden["sure_hands"] == perfect["sure_hands"] - 1 and hidden["sure_hands_right"] == 1.0
+    _unlabel_one_hand_item(scenes, tmp_path / "stray", unlabelled=0)
+    stray = synthetic(_Oracle(scenes), tmp_path / "stray")
+    assert stray["sure_hands_unjudged"] == 0 and stray["sure_hands"] == perfect["sure_hands"]
+    assert stray["sure_hands_right"] == pytest.approx(1 - 1 / perfect["sure_hands"])
 
 
 def test_told_evaluation_tells_each_photo_the_kind_it_was_generated_with(scenes: Path) -> None:

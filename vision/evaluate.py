@@ -8,7 +8,7 @@ items reported twice (two reports standing for one item, a report standing for t
 at one of its showing indices where it names one: ``vision.matching.standing_for``), and the share
 of five-item hands read exactly; how far the flags can be
 trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
-right; the grouping's accuracy on the true items alone; for a two-stage model, also the
+right, those holding an item too hidden to be labelled counted apart (unjudged); the grouping's accuracy on the true items alone; for a two-stage model, also the
 classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall, rank
 accuracy, the reports matching no card and the flags' trust; skipped when the folder has no photos.
@@ -146,6 +146,24 @@ def _groups(meta: dict) -> list[tuple[str, ...]]:
             for n, item in enumerate(meta["items"])]
 
 
+def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], paired: dict[int, int], outcomes: list[bool],
+                  standing: list[list[int]], true_hands: list[dict]) -> bool | None:
+    """Whether a sure hand (its reports' indices) is read right, or None where the labels cannot say: its
+    reports of labelled items are each right and are all of one true hand's labelled items, and its
+    other reports, no more than that hand's unlabelled items (too hidden, or cut off by the frame, to
+    label), stand for no labelled item. Such a hand was counted wrong, though most are read right."""
+    if hand in read_right:
+        return True
+    stands = {f for s in standing for f in s}
+    known = {paired[f] for f in hand if f in paired}
+    unknown = [f for f in hand if f not in paired]
+    if not unknown or any(f in stands for f in unknown) or not all(outcomes[t] for t in known):
+        return False
+    if any(set(h["items"]) == known and len(unknown) <= h["unlabelled"] for h in true_hands):
+        return None
+    return False
+
+
 def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, object]:
     """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
     the share of items never found, items reported twice, exact five-item hands, how far the flags
@@ -160,7 +178,7 @@ def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, o
 def synthetic_by_photo(detector: Detector, data: Path,
                        told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
     """``synthetic``'s figures, and per photo the items and those read right."""
-    missed = twice = extra = hands = exact = sure_hands = sure_right = 0
+    missed = twice = extra = hands = exact = sure_hands = sure_right = unjudged = 0
     errors: list[float] = []
     rights: list[int] = []  # per photo, items found once and named right; and items
     items: list[int] = []
@@ -199,12 +217,15 @@ def synthetic_by_photo(detector: Detector, data: Path,
                     read_right.add(frozenset(matched[i][0] for i in hand["items"]))
         exact += len(read_right & {frozenset(h.items) for h in reading.hands})
         sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
-        sure_hands, sure_right = sure_hands + len(sure), sure_right + sum(hand in read_right for hand in sure)
+        verdicts = [_sure_verdict(hand, read_right, paired, outcomes, standing, meta["hands"]) for hand in sure]
+        sure_hands, sure_right = sure_hands + verdicts.count(True) + verdicts.count(False), sure_right + verdicts.count(True)
+        unjudged += verdicts.count(None)
     count = sum(items)
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
-               **_flag_figures(reports), "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right)}
+               **_flag_figures(reports), "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right),
+               "sure_hands_unjudged": unjudged}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
