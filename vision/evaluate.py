@@ -3,12 +3,14 @@
 Held-out synthetic build (``oxeye dataset build`` with a seed no training build used):
 mAP50-95 over the 73 item classes of what the pipeline reports, mAP50-95 of the raw detector
 in its own classes (ultralytics val on the same ONNX), per-item identification
-accuracy of the full pipeline (every labelled item must be found once and named right),
-items reported twice (two reports standing for one item, a report standing for the item it names
-at one of its showing indices where it names one: ``vision.matching.standing_for``), and the share
-of five-item hands read exactly; how far the flags can be
-trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
-right, those holding an item too hidden to be labelled counted apart (unjudged); the grouping's accuracy on the true items alone; for a two-stage model, also the
+accuracy of the full pipeline (every labelled item must be found once by its box and named right;
+and, as ``item_accuracy_named``, named once at its own place whatever its box), items reported twice
+(two reports standing for one item, a report standing for the item it names at one of its showing
+indices where it names one: ``vision.matching.standing_for``), and the share of five-item hands read
+exactly (each item named once at its place: a table scores names, not boxes); how far the flags can
+be trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
+right, those holding an item too hidden to be labelled counted apart (unjudged); the grouping's
+accuracy on the true items alone; for a two-stage model, also the
 classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall, rank
 accuracy, the reports matching no card and the flags' trust; skipped when the folder has no photos.
@@ -146,18 +148,24 @@ def _groups(meta: dict) -> list[tuple[str, ...]]:
             for n, item in enumerate(meta["items"])]
 
 
-def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], paired: dict[int, int], outcomes: list[bool],
-                  standing: list[list[int]], true_hands: list[dict]) -> bool | None:
+def _first(matched: list[int], standing: list[int]) -> int:
+    """Of the reports standing for an item, the one a reader takes first: the one its box was paired
+    with where that one stands for it, else the first; any other is the item reported twice."""
+    return matched[0] if matched and matched[0] in standing else standing[0]
+
+
+def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], standing: list[list[int]], named: list[bool],
+                  true_hands: list[dict]) -> bool | None:
     """Whether a sure hand (its reports' indices) is read right, or None where the labels cannot say: its
-    reports of labelled items are each right and are all of one true hand's labelled items, and its
+    reports of labelled items are each named right and are all of one true hand's labelled items, and its
     other reports, no more than that hand's unlabelled items (too hidden, or cut off by the frame, to
     label), stand for no labelled item. Such a hand was counted wrong, though most are read right."""
     if hand in read_right:
         return True
-    stands = {f for s in standing for f in s}
-    known = {paired[f] for f in hand if f in paired}
-    unknown = [f for f in hand if f not in paired]
-    if not unknown or any(f in stands for f in unknown) or not all(outcomes[t] for t in known):
+    stood = {f: t for t, s in enumerate(standing) for f in s}
+    known = {stood[f] for f in hand if f in stood}
+    unknown = [f for f in hand if f not in stood]
+    if not unknown or not all(named[t] for t in known):
         return False
     if any(set(h["items"]) == known and len(unknown) <= h["unlabelled"] for h in true_hands):
         return None
@@ -178,7 +186,7 @@ def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, o
 def synthetic_by_photo(detector: Detector, data: Path,
                        told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
     """``synthetic``'s figures, and per photo the items and those read right."""
-    missed = twice = extra = hands = exact = sure_hands = sure_right = unjudged = 0
+    missed = twice = extra = hands = exact = sure_hands = sure_right = unjudged = named_right = 0
     errors: list[float] = []
     rights: list[int] = []  # per photo, items found once and named right; and items
     items: list[int] = []
@@ -200,28 +208,34 @@ def synthetic_by_photo(detector: Detector, data: Path,
             for group in groups:
                 tally.setdefault(group, [0, 0])[0] += outcome
                 tally[group][1] += 1
-        paired = {m[0]: t for t, m in enumerate(matched) if m}  # a true item's first report; the rest are twice
-        for f, item in enumerate(reading.items):
-            reports[f in paired and item.code == meta["items"][paired[f]]["code"], item.flag is not None] += 1
         missed += sum(not m for m in matched)
         standing = standing_for(matched, index_reach(meta["items"], reading.items))
         twice += sum(len(s) > 1 for s in standing)
         if strays is not None:
             errors += [float(strays[t, m[0]]) for t, m in enumerate(matched) if len(m) == 1]
         extra += len(reading.items) - sum(len(s) for s in standing)
-        read_right = set()  # the reports of each true five-item hand found once and named right
+        # Named once at its own place: one report stands for the item and names it, whatever its box; what a
+        # table scores a hand by (a fanned card's report boxed off its strip reads its hand right all the same).
+        named = [len(s) == 1 and reading.items[s[0]].code == t["code"] for s, t in zip(standing, meta["items"])]
+        named_right += sum(named)
+        right_reports = {_first(m, s) for m, s, t in zip(matched, standing, meta["items"])
+                         if s and reading.items[_first(m, s)].code == t["code"]}
+        for f, item in enumerate(reading.items):
+            reports[f in right_reports, item.flag is not None] += 1
+        read_right = set()  # the reports of each true five-item hand, each item named once at its place
         for hand in meta["hands"]:
             if len(hand["items"]) == 5:
                 hands += 1
-                if all(outcomes[i] for i in hand["items"]):  # each found once, so each has one box
-                    read_right.add(frozenset(matched[i][0] for i in hand["items"]))
+                if all(named[i] for i in hand["items"]):
+                    read_right.add(frozenset(standing[i][0] for i in hand["items"]))
         exact += len(read_right & {frozenset(h.items) for h in reading.hands})
         sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
-        verdicts = [_sure_verdict(hand, read_right, paired, outcomes, standing, meta["hands"]) for hand in sure]
+        verdicts = [_sure_verdict(hand, read_right, standing, named, meta["hands"]) for hand in sure]
         sure_hands, sure_right = sure_hands + verdicts.count(True) + verdicts.count(False), sure_right + verdicts.count(True)
         unjudged += verdicts.count(None)
     count = sum(items)
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
+               "item_accuracy_named": named_right / max(count, 1),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
                **_flag_figures(reports), "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right),
