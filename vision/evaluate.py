@@ -230,16 +230,16 @@ def synthetic_by_photo(detector: Detector, data: Path,
                     read_right.add(frozenset(standing[i][0] for i in hand["items"]))
         exact += len(read_right & {frozenset(h.items) for h in reading.hands})
         sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
-        verdicts = [_sure_verdict(hand, read_right, standing, named, meta["hands"]) for hand in sure]
-        sure_hands, sure_right = sure_hands + verdicts.count(True) + verdicts.count(False), sure_right + verdicts.count(True)
-        unjudged += verdicts.count(None)
+        verdicts = Counter(_sure_verdict(hand, read_right, standing, named, meta["hands"]) for hand in sure)
+        sure_hands, sure_right = sure_hands + verdicts[True] + verdicts[False], sure_right + verdicts[True]
+        unjudged += verdicts[None]
     count = sum(items)
     figures = {"items": count, "item_accuracy": sum(rights) / max(count, 1), "item_accuracy_95": interval(items, rights),
                "item_accuracy_named": named_right / max(count, 1),
                "missed": missed / max(count, 1), "reported_twice": twice, "unmatched_reports": extra,
                "five_item_hands": hands, "hands_exact": exact / max(hands, 1),
-               **_flag_figures(reports), "sure_hands": sure_hands, "sure_hands_right": _share(sure_right, sure_hands - sure_right),
-               "sure_hands_unjudged": unjudged}
+               **_flag_figures(reports), "sure_hands": sure_hands,
+               "sure_hands_right": _share(sure_right, sure_hands - sure_right), "sure_hands_unjudged": unjudged}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
