@@ -154,15 +154,15 @@ def _first(matched: list[int], standing: list[int]) -> int:
     return matched[0] if matched and matched[0] in standing else standing[0]
 
 
-def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], standing: list[list[int]], named: list[bool],
+def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], stood: dict[int, int], named: list[bool],
                   true_hands: list[dict]) -> bool | None:
     """Whether a sure hand (its reports' indices) is read right, or None where the labels cannot say: its
     reports of labelled items are each named right and are all of one true hand's labelled items, and its
     other reports, no more than that hand's unlabelled items (too hidden, or cut off by the frame, to
-    label), stand for no labelled item. Such a hand was counted wrong, though most are read right."""
+    label), stand for no labelled item (``stood``: the labelled item each report stands for). Such a hand
+    was counted wrong, though most are read right."""
     if hand in read_right:
         return True
-    stood = {f: t for t, s in enumerate(standing) for f in s}
     known = {stood[f] for f in hand if f in stood}
     unknown = [f for f in hand if f not in stood]
     if not unknown or not all(named[t] for t in known):
@@ -218,8 +218,8 @@ def synthetic_by_photo(detector: Detector, data: Path,
         # table scores a hand by (a fanned card's report boxed off its strip reads its hand right all the same).
         named = [len(s) == 1 and reading.items[s[0]].code == t["code"] for s, t in zip(standing, meta["items"])]
         named_right += sum(named)
-        right_reports = {_first(m, s) for m, s, t in zip(matched, standing, meta["items"])
-                         if s and reading.items[_first(m, s)].code == t["code"]}
+        firsts = [(_first(m, s), t["code"]) for m, s, t in zip(matched, standing, meta["items"]) if s]
+        right_reports = {f for f, code in firsts if reading.items[f].code == code}
         for f, item in enumerate(reading.items):
             reports[f in right_reports, item.flag is not None] += 1
         read_right = set()  # the reports of each true five-item hand, each item named once at its place
@@ -230,7 +230,8 @@ def synthetic_by_photo(detector: Detector, data: Path,
                     read_right.add(frozenset(standing[i][0] for i in hand["items"]))
         exact += len(read_right & {frozenset(h.items) for h in reading.hands})
         sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
-        verdicts = Counter(_sure_verdict(hand, read_right, standing, named, meta["hands"]) for hand in sure)
+        stood = {f: t for t, s in enumerate(standing) for f in s}
+        verdicts = Counter(_sure_verdict(hand, read_right, stood, named, meta["hands"]) for hand in sure)
         sure_hands, sure_right = sure_hands + verdicts[True] + verdicts[False], sure_right + verdicts[True]
         unjudged += verdicts[None]
     count = sum(items)
