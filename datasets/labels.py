@@ -2,11 +2,15 @@
 
 Rule: a card is labelled when at least one of its two corner indices is at least
 ``INDEX_VISIBLE`` visible, or when at least ``ITEM_VISIBLE`` of the card is; a tile when
-each of its halves is at least ``HALF_VISIBLE`` visible. The YOLO box is the box of the
-item's visible pixels (``boxes="visible"``), or of its main visible part (``"main"``): its visible
-pixels less any strip thinner than ``STRIP`` of the item's short side, as a person boxes a card
-tucked under another by the part that shows, not by the edge peeking out beside the card over it
-(the real photos' labels do: models/EXPERIMENTS.md).
+each of its halves is at least ``HALF_VISIBLE`` visible. An index or half is visible where
+the item owns the pixel and no glare burnt it out (``scene.BURNT``): a burnt-out index has
+nothing left to read, and labelled it asked a reader to name what no eye could (the shipped
+detector failed most such items, nearly a third of its failures: models/EXPERIMENTS.md).
+The YOLO box is the box of the item's visible pixels (``boxes="visible"``), or of its main
+visible part (``"main"``): its visible pixels less any strip thinner than ``STRIP`` of the
+item's short side, as a person boxes a card tucked under another by the part that shows, not
+by the edge peeking out beside the card over it (the real photos' labels do:
+models/EXPERIMENTS.md). Glare burns the ink, not the item: the box bounds burnt pixels too.
 """
 
 from __future__ import annotations
@@ -76,10 +80,11 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
         owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
         if not owned.any():
             continue
+        legible = owned & ~scene.burnt[y0:y1, x0:x1]
         whole = _quad(to_roi, (0, 0, fw, fh))  # the item's four corners in its region
         visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
-        corner_visible = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
+        corner_visible = [_visible_in(_quad(to_roi, box), legible) for box in item.face.index_boxes]
         is_card = kind_of(item.face.code) == "card"
         if is_card and max(corner_visible) < INDEX_VISIBLE and visible < ITEM_VISIBLE:
             continue

@@ -2,7 +2,8 @@
 
 Items live on the table plane; a homography from a tilted pinhole camera puts them in the
 image. Each item is warped into a small region of interest, and an id map records which
-item owns each pixel, so that occlusion is exact for the labels.
+item owns each pixel, so that occlusion is exact for the labels; a second map records the
+pixels a lamp's glare burnt out, which hide what they showed as surely as a card laid over them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from oxeye.datasets.props import SKIN_TONES, draw_finger
 from oxeye.vision.classes import CIVIL_FACES
 
 OTHER = -1  # id map value of fingers, distractors and tile sides
+BURNT = 0.9  # glare this strong leaves ink within a tenth of white: the pixel shows nothing to read
 EMPTY = -2  # id map value of the bare table
 HAND_COUNT_WEIGHTS = np.array([6, 5, 4, 3, 2, 2, 1, 1]) / 24  # close-ups of one or two hands are commonest
 PROP_SIZES = {"chip": (0.4, 0.5), "die": (0.15, 0.25), "card_back": (0.95, 1.0), "tile_back": (0.9, 1.0)}  # x item height
@@ -61,6 +63,11 @@ class Scene:
     items: list[Placed] = field(default_factory=list)
     hands: list[tuple[str, int]] = field(default_factory=list)  # arrangement and number of items of each hand
     info: dict[str, object] = field(default_factory=dict)
+    burnt: np.ndarray | None = None  # pixels whose owner's glare burnt them out (``BURNT``); none when not given
+
+    def __post_init__(self) -> None:
+        if self.burnt is None:
+            self.burnt = np.zeros(self.idmap.shape, bool)
 
 
 def _camera(rng: np.random.Generator, width: int, height: int, close: bool) -> tuple[np.ndarray, float]:
@@ -158,6 +165,7 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         roi = roi * (1 - side[..., None]) + side_colour * side[..., None]
         scene.idmap[y0:y1, x0:x1][side > 0.5] = OTHER
     colour = warped[..., :3].astype(np.float32)
+    burnt = np.zeros(alpha.shape, bool)
     if glare:  # a reflected lamp: an elliptic blob that burns out to white at its centre
         gy, gx = rng.uniform(0, y1 - y0), rng.uniform(0, x1 - x0)
         r = rng.uniform(0.1, 0.5) * max(x1 - x0, y1 - y0)
@@ -167,9 +175,11 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         v = (yy - gy) * np.cos(turn) - (xx - gx) * np.sin(turn)
         spot = np.minimum(1, rng.uniform(0.4, 2.0) * np.exp(-(u * u / stretch + v * v * stretch) / (r * r)))
         colour += (255 - colour) * spot[..., None]
+        burnt = spot >= BURNT
     roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
     scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
     scene.idmap[y0:y1, x0:x1][alpha > 0.5] = owner
+    scene.burnt[y0:y1, x0:x1][alpha > 0.5] = burnt[alpha > 0.5]  # what it covers is its own, burnt or not
     return x0, y0, x1, y1
 
 

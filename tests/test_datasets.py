@@ -325,6 +325,64 @@ def test_a_card_tucked_under_another_is_boxed_by_the_part_that_shows() -> None:
     assert [r["box"] for r in scene_labels(scene)] == [[220, 100, 420, 100 + round(fh * scale)], boxes["4H"]]
 
 
+def test_glare_marks_the_pixels_it_burns_out_and_a_later_item_covers_them() -> None:
+    """Where a lamp's glare leaves ink within a tenth of white the scene marks the pixel burnt, and
+    only there; an item drawn over it later owns the pixel unburnt."""
+    import numpy as np
+
+    from oxeye.datasets import scene as scenes
+
+    black = np.zeros((100, 80, 4), np.uint8)
+    black[..., 3] = 255
+    scene = scenes.Scene(np.full((200, 200, 3), 90, np.uint8), np.full((200, 200), scenes.EMPTY, np.int16))
+    place = np.array([[1.0, 0, 60], [0, 1.0, 50], [0, 0, 1]])
+    burnt = 0
+    for seed in range(20):  # some glares are too faint to burn anything: look until one does
+        scenes._composite(scene, np.random.default_rng(seed), black, place, 0, 0.0, True)
+        burnt = np.count_nonzero(scene.burnt)
+        if burnt:
+            break
+    assert burnt > 0
+    inside = scene.idmap == 0
+    assert not (scene.burnt & ~inside).any()
+    whiteness = scene.image.min(axis=2)
+    assert whiteness[scene.burnt].min() >= 255 * scenes.BURNT - 1  # burnt: within a tenth of white
+    assert whiteness[inside & ~scene.burnt].max() < 255 * scenes.BURNT + 1
+    scenes._composite(scene, np.random.default_rng(0), black, place, 1, 0.0, False)
+    assert not scene.burnt.any() and (scene.idmap[inside] == 1).all()
+
+
+def test_a_card_whose_only_showing_index_glare_burnt_out_is_not_labelled() -> None:
+    """A card tucked under another shows one index: labelled while the index reads, unlabelled once
+    glare burns it out (no one could name it), and labelled again when the glare burns elsewhere."""
+    import numpy as np
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.labels import scene_labels
+    from oxeye.datasets.paths import DEFAULT_CACHE
+    from oxeye.datasets.scene import Placed, Scene
+
+    deck = next(iter(load_library(DEFAULT_CACHE).card_decks.values()))
+    under, over = deck["9H"], deck["4H"]
+    fw, fh = under.size
+    idmap = np.full((fh + 40, 2 * fw), -1, np.int32)
+
+    def placed(face: object, x: int, owner: int) -> Placed:
+        idmap[20:20 + fh, x:x + fw] = owner
+        return Placed(face, 0, np.array([[1.0, 0, x], [0, 1.0, 20], [0, 0, 1]]), (x, 20, x + fw, 20 + fh))
+
+    items = [placed(under, 10, 0), placed(over, 10 + round(0.25 * fw), 1)]  # its left quarter shows
+    scene = Scene(np.zeros((fh + 40, 2 * fw, 3), np.uint8), idmap, items)
+    assert [r["code"] for r in scene_labels(scene)] == ["9H", "4H"]
+    x1, y1, x2, y2 = (round(v) for v in under.index_boxes[0])
+    scene.burnt[20 + y1:20 + y2, 10 + x1:10 + x2] = True
+    records = scene_labels(scene)
+    assert [r["code"] for r in records] == ["4H"]
+    scene.burnt[:] = False
+    scene.burnt[20 + fh // 2:20 + fh, 10:10 + fw // 5] = True  # the strip's lower half, away from the index
+    assert [r["code"] for r in scene_labels(scene)] == ["9H", "4H"]
+
+
 def test_render_hands_draws_exactly_the_given_hands() -> None:
     """The trainer's and read-back pictures: every given item fully visible, in its row."""
     import numpy as np
