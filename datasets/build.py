@@ -24,7 +24,7 @@ import numpy as np
 from oxeye.datasets.augment import jpeg_quality, photograph
 from oxeye.datasets.cards import drawn_decks
 from oxeye.datasets.decks import load_fetched_decks
-from oxeye.datasets.labels import BOXES, scene_labels, yolo_lines
+from oxeye.datasets.labels import BOXES, label_scene, yolo_lines
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
@@ -103,13 +103,14 @@ def render_one(index: int, config: BuildConfig, library: Library) -> tuple[bytes
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality(rng)])
     if not ok:
         raise OSError(f"could not encode image {index}")
-    records = scene_labels(scene, config.boxes)
+    records, burnt_out = label_scene(scene, config.boxes)
     hands = []
     for i, (style, size) in enumerate(scene.hands):
         members = [n for n, r in enumerate(records) if r["hand"] == i]
         hands.append({"index": i, "arrangement": style, "items": members, "unlabelled": size - len(members)})
     meta = {"image": f"images/{index:06d}.jpg", "width": width, "height": height, "seed": config.seed,
-            "index": index, "kind": kind, "boxes": config.boxes, **scene.info, "hands": hands, "items": records}
+            "index": index, "kind": kind, "boxes": config.boxes, **scene.info, "hands": hands, "items": records,
+            "burnt_out": burnt_out}
     return jpeg.tobytes(), yolo_lines(records, width, height), meta
 
 

@@ -68,11 +68,26 @@ def _rounded(values: np.ndarray | list[float]) -> list[float]:
     return [round(float(v), 1) for v in np.asarray(values).reshape(-1)]
 
 
+def _recognisable(is_card: bool, corner_visible: list[float], visible: float) -> bool:
+    """The labelling rule (the module's docstring) for an item with these visible shares."""
+    if is_card:
+        return max(corner_visible) >= INDEX_VISIBLE or visible >= ITEM_VISIBLE
+    return min(corner_visible) >= HALF_VISIBLE
+
+
 def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]]:
     """One record per recognisable item: code, class, hand, box, outlines (the visible one of the
     part ``boxes`` names, which the box bounds), corner boxes, visible fraction."""
+    return label_scene(scene, boxes)[0]
+
+
+def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """``scene_labels``' records, and those of the items glare alone hides: each would be labelled but for
+    its burnt-out index or half. A reader may still guess one right, so evaluation counts a report of it
+    neither right nor wrong, as VOC does an object marked difficult."""
     height, width = scene.idmap.shape
-    records = []
+    records: list[dict[str, object]] = []
+    burnt_out: list[dict[str, object]] = []
     for item_id, item in enumerate(scene.items):
         fw, fh = item.face.size
         x0, y0, x1, y1 = item.roi
@@ -86,9 +101,11 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
         corner_visible = [_visible_in(_quad(to_roi, box), legible) for box in item.face.index_boxes]
         is_card = kind_of(item.face.code) == "card"
-        if is_card and max(corner_visible) < INDEX_VISIBLE and visible < ITEM_VISIBLE:
-            continue
-        if not is_card and min(corner_visible) < HALF_VISIBLE:
+        if _recognisable(is_card, corner_visible, visible):
+            into = records
+        elif _recognisable(is_card, [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes], visible):
+            into = burnt_out
+        else:
             continue
         solid = cv2.morphologyEx(owned, cv2.MORPH_OPEN, OPEN_KERNEL)  # no one-pixel slivers
         if not solid.any():
@@ -105,7 +122,7 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
             centre = _point(item.matrix, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             corner_boxes.append({"box": _rounded(np.concatenate([lo, hi])), "centre": _rounded(centre),
                                  "visible": round(seen, 3)})
-        records.append({
+        into.append({
             "code": item.face.code,
             "class_id": CLASS_ID[item.face.code],
             "kind": kind_of(item.face.code),
@@ -116,7 +133,7 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
             "visible_outline": polygons,
             "corner_boxes": corner_boxes,
         })
-    return records
+    return records, burnt_out
 
 
 def yolo_lines(records: list[dict[str, object]], width: int, height: int) -> str:

@@ -676,10 +676,11 @@ def test_an_item_named_at_its_index_but_boxed_off_it_reads_its_hand_right_though
     assert off["hands_exact"] >= 1 - hidden / perfect["five_item_hands"] and off["sure_hands_right"] == off["hands_exact"]
 
 
-def _unlabel_one_hand_item(scenes: Path, out: Path, unlabelled: int) -> None:
+def _unlabel_one_hand_item(scenes: Path, out: Path, unlabelled: int, burnt_out: bool = False) -> None:
     """A copy of the build with one five-item hand's loose item (its box touching no other) taken out
     of the labels, as the generator leaves out an item too hidden or cut off to name; the hand then
-    says ``unlabelled`` of its items went unlabelled."""
+    says ``unlabelled`` of its items went unlabelled. ``burnt_out``: the item is listed as one glare
+    alone hid, as the generator lists those."""
     import shutil
 
     shutil.copytree(scenes, out)
@@ -690,6 +691,7 @@ def _unlabel_one_hand_item(scenes: Path, out: Path, unlabelled: int) -> None:
             loose = [n for n in hand["items"] if np.count_nonzero(iou_matrix(boxes[n:n + 1], boxes)) == 1]
             if loose:
                 gone = loose[0]
+                meta["burnt_out"] = [meta["items"][gone]] if burnt_out else []
                 del meta["items"][gone]
                 for h in meta["hands"]:
                     h["items"] = [n - (n > gone) for n in h["items"] if n != gone]
@@ -714,6 +716,22 @@ def test_a_sure_hand_holding_an_unlabelled_item_is_left_unjudged_not_counted_wro
     stray = synthetic(_Oracle(scenes), tmp_path / "stray")
     assert stray["sure_hands_unjudged"] == 0 and stray["sure_hands"] == perfect["sure_hands"]
     assert stray["sure_hands_right"] == pytest.approx(1 - 1 / perfect["sure_hands"])
+
+
+def test_a_report_of_an_item_glare_burnt_out_counts_neither_right_nor_wrong(scenes: Path, tmp_path: Path) -> None:
+    """A reader may guess an item whose index glare burnt out: no label says it is right, nor should its
+    report count wrong or as matching nothing (as VOC's difficult objects); left out unlisted, it does."""
+    from oxeye.vision.evaluate import pipeline_map50_95, synthetic
+
+    perfect = synthetic(_Oracle(scenes), scenes)
+    _unlabel_one_hand_item(scenes, tmp_path / "hidden", unlabelled=1)
+    _unlabel_one_hand_item(scenes, tmp_path / "burnt", unlabelled=1, burnt_out=True)
+    hidden, burnt = synthetic(_Oracle(scenes), tmp_path / "hidden"), synthetic(_Oracle(scenes), tmp_path / "burnt")
+    assert hidden["unmatched_reports"] == 1 and hidden["unflagged_reports_right"] < 1.0
+    assert burnt["unmatched_reports"] == 0 and burnt["unflagged_reports_right"] == 1.0
+    assert burnt["items"] == hidden["items"] == perfect["items"] - 1
+    assert burnt["sure_hands_unjudged"] == hidden["sure_hands_unjudged"] == 1
+    assert pipeline_map50_95(_Oracle(scenes), tmp_path / "burnt") > pipeline_map50_95(_Oracle(scenes), tmp_path / "hidden")
 
 
 def test_told_evaluation_tells_each_photo_the_kind_it_was_generated_with(scenes: Path) -> None:

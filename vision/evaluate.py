@@ -9,7 +9,8 @@ and, as ``item_accuracy_named``, named once at its own place whatever its box), 
 indices where it names one: ``vision.matching.standing_for``), and the share of five-item hands read
 exactly (each item named once at its place: a table scores names, not boxes); how far the flags can
 be trusted, and how many of the sure hands (five items, none flagged: those a table scores) are
-right, those holding an item too hidden to be labelled counted apart (unjudged); the grouping's
+right, those holding an item too hidden to be labelled counted apart (unjudged); a report of an item
+that glare alone left unlabelled (the build's ``burnt_out``) counts nowhere, as VOC's difficult; the grouping's
 accuracy on the true items alone; for a two-stage model, also the
 classifier's accuracy on crops around the true keypoints. Real photos
 (../shared/real/cards-edje, Pascal VOC, ranks 9 to A): whole-card localisation recall, rank
@@ -129,14 +130,24 @@ def pipeline_map50_95(detector: Detector, data: Path, conf: float = 0.05) -> flo
         reading = detector.read(read_image(data / meta["image"]), conf)
         truth = np.array([CLASS_ID[i["code"]] for i in meta["items"]], dtype=np.int64)
         found = np.array([CLASS_ID[i.code] for i in reading.items], dtype=np.int64)
-        correct.append(_correct(as_boxes([i["box"] for i in meta["items"]]), truth,
-                                as_boxes([i.box for i in reading.items]), found))
-        confidences += [i.confidence for i in reading.items]
-        found_classes.append(found)
+        right = _correct(as_boxes([i["box"] for i in meta["items"]]), truth, as_boxes([i.box for i in reading.items]),
+                         found)
+        kept = ~(_on_burnt_out(reading.items, meta) & ~right[:, 0])  # a miss on a burnt-out item: difficult
+        correct.append(right[kept])
+        confidences += [i.confidence for i, keep in zip(reading.items, kept) if keep]
+        found_classes.append(found[kept])
         true_classes.append(truth)
     ap = ap_per_class(np.concatenate(correct), np.array(confidences), np.concatenate(found_classes),
                       np.concatenate(true_classes))[5]
     return float(ap.mean()) if ap.size else 0.0
+
+
+def _on_burnt_out(items: list[Item], meta: dict) -> np.ndarray:
+    """Whether each report's box lies on an item glare alone left unlabelled (IoU 0.5; the build's ``burnt_out``)."""
+    burnt_out = meta.get("burnt_out", [])
+    if not items or not burnt_out:
+        return np.zeros(len(items), dtype=bool)
+    return iou_matrix(as_boxes([i.box for i in items]), as_boxes([b["box"] for b in burnt_out])).max(axis=1) >= 0.5
 
 
 def _groups(meta: dict) -> list[tuple[str, ...]]:
@@ -213,7 +224,11 @@ def synthetic_by_photo(detector: Detector, data: Path,
         twice += sum(len(s) > 1 for s in standing)
         if strays is not None:
             errors += [float(strays[t, m[0]]) for t, m in enumerate(matched) if len(m) == 1]
-        extra += len(reading.items) - sum(len(s) for s in standing)
+        stood = {f: t for t, s in enumerate(standing) for f in s}
+        # A report of no labelled item lying on one glare burnt out guesses what no eye can read: neither right
+        # nor wrong (a VOC difficult object), as its hand is left unjudged.
+        excused = {f for f, on in enumerate(_on_burnt_out(reading.items, meta)) if on and f not in stood}
+        extra += len(reading.items) - sum(len(s) for s in standing) - len(excused)
         # Named once at its own place: one report stands for the item and names it, whatever its box; what a
         # table scores a hand by (a fanned card's report boxed off its strip reads its hand right all the same).
         named = [len(s) == 1 and reading.items[s[0]].code == t["code"] for s, t in zip(standing, meta["items"])]
@@ -221,7 +236,8 @@ def synthetic_by_photo(detector: Detector, data: Path,
         firsts = [(_first(m, s), t["code"]) for m, s, t in zip(matched, standing, meta["items"]) if s]
         right_reports = {f for f, code in firsts if reading.items[f].code == code}
         for f, item in enumerate(reading.items):
-            reports[f in right_reports, item.flag is not None] += 1
+            if f not in excused:
+                reports[f in right_reports, item.flag is not None] += 1
         read_right = set()  # the reports of each true five-item hand, each item named once at its place
         for hand in meta["hands"]:
             if len(hand["items"]) == 5:
@@ -230,7 +246,6 @@ def synthetic_by_photo(detector: Detector, data: Path,
                     read_right.add(frozenset(standing[i][0] for i in hand["items"]))
         exact += len(read_right & {frozenset(h.items) for h in reading.hands})
         sure = [frozenset(h.items) for h in reading.hands if h.complete and not any(reading.items[i].flag for i in h.items)]
-        stood = {f: t for t, s in enumerate(standing) for f in s}
         verdicts = Counter(_sure_verdict(hand, read_right, stood, named, meta["hands"]) for hand in sure)
         sure_hands, sure_right = sure_hands + verdicts[True] + verdicts[False], sure_right + verdicts[True]
         unjudged += verdicts[None]
