@@ -100,11 +100,12 @@ def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, ob
         visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
         corner_visible = [_visible_in(_quad(to_roi, box), legible) for box in item.face.index_boxes]
+        corner_owned = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
         is_card = kind_of(item.face.code) == "card"
         if _recognisable(is_card, corner_visible, visible):
             into = records
-        elif _recognisable(is_card, [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes], visible):
-            into = burnt_out
+        elif _recognisable(is_card, corner_owned, visible):
+            into = burnt_out  # glare alone hides it
         else:
             continue
         solid = cv2.morphologyEx(owned, cv2.MORPH_OPEN, OPEN_KERNEL)  # no one-pixel slivers
