@@ -95,12 +95,13 @@ def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, ob
         owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
         if not owned.any():
             continue
-        legible = owned & ~scene.burnt[y0:y1, x0:x1]
+        burnt = scene.burnt[y0:y1, x0:x1] & (owned > 0)
         whole = _quad(to_roi, (0, 0, fw, fh))  # the item's four corners in its region
         visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
-        corner_visible = [_visible_in(_quad(to_roi, box), legible) for box in item.face.index_boxes]
         corner_owned = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
+        corner_visible = ([_visible_in(_quad(to_roi, box), owned & ~burnt) for box in item.face.index_boxes]
+                          if burnt.any() else corner_owned)  # most items catch no burning glare
         is_card = kind_of(item.face.code) == "card"
         if _recognisable(is_card, corner_visible, visible):
             into = records

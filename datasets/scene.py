@@ -178,8 +178,9 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         burnt = spot >= BURNT
     roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
     scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
-    scene.idmap[y0:y1, x0:x1][alpha > 0.5] = owner
-    scene.burnt[y0:y1, x0:x1][alpha > 0.5] = burnt[alpha > 0.5]  # what it covers is its own, burnt or not
+    covered = alpha > 0.5
+    scene.idmap[y0:y1, x0:x1][covered] = owner
+    scene.burnt[y0:y1, x0:x1][covered] = burnt[covered]  # what it covers is its own, burnt or not
     return x0, y0, x1, y1
 
 
