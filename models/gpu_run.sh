@@ -3,7 +3,8 @@
 # carried wheels (`make device-wheels`), build photos from the carried decks, train the pose detector
 # for the time left before TRAIN_END, export, and leave oxeye.pt, oxeye.onnx, results.csv and
 # train.log under $OUT. Run from the checkout's root, carrying .whl and data/decks:
-#   OUT=$OUT bash models/gpu_run.sh          (one call, timeout_s 570; 455 s on an H200)
+#   OUT=$OUT bash models/gpu_run.sh          (one call, timeout_s 570; 455 s on an H200, whose build
+#                                            takes 94 s; an H100's takes 114 s, its epochs 11 s against 8)
 # A guard brings back the best weights so far where training outruns GUARD. The variables below
 # scale it down for a rehearsal on a CPU (e.g. IMAGES=40 WORKERS=2 TRAIN_END=40 BATCH=8), and choose:
 #   DET_MODEL  the detector's start, a .pt (carried) or .yaml; yolov8n-pose from nothing when unset
