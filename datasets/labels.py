@@ -99,8 +99,9 @@ def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, ob
         whole = _quad(to_roi, (0, 0, fw, fh))  # the item's four corners in its region
         visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
-        corner_owned = [_visible_in(_quad(to_roi, box), owned) for box in item.face.index_boxes]
-        corner_visible = ([_visible_in(_quad(to_roi, box), owned & ~burnt) for box in item.face.index_boxes]
+        index_quads = [_quad(to_roi, box) for box in item.face.index_boxes]
+        corner_owned = [_visible_in(quad, owned) for quad in index_quads]
+        corner_visible = ([_visible_in(quad, owned & ~burnt) for quad in index_quads]
                           if burnt.any() else corner_owned)  # most items catch no burning glare
         is_card = kind_of(item.face.code) == "card"
         if _recognisable(is_card, corner_visible, visible):
