@@ -23,7 +23,7 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.service.cli import main
 from oxeye.service.settings import Settings
 from oxeye.vision.detector import Detector
-from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, decode_photo, decode_reduced, make_folder,
+from oxeye.vision.images import (MAX_JPEG_PIXELS, PHOTO_FORMATS, PhotoError, colourless, decode_photo, decode_reduced, make_folder,
                                  read_image, write_picture)
 from oxeye.vision.reading import Hand, Item, Reading
 from readings import jpeg_header_saying, portrait_as_a_phone_stores_it, tagged_in_xmp
@@ -441,3 +441,15 @@ def test_a_transparent_photo_is_read_by_the_colours_under_its_transparency() -> 
     data = io.BytesIO()
     Image.fromarray(under, "RGBA").save(data, "PNG")
     assert (decode_photo(data.getvalue()) == (240, 120, 10)).all()
+
+
+def test_a_frame_is_colourless_only_when_its_channels_agree_within_four_levels() -> None:
+    """`colourless`, which doubts every suit, judges every fourth pixel each way: greys with channels up to 4
+    levels apart (a camera's noise) are colourless; one sampled pixel in 1,000 apart by 5 is colour enough."""
+    grey = np.repeat(np.random.default_rng(5).integers(0, 251, (400, 500, 1), dtype=np.uint8), 3, axis=2)
+    grey[..., 2] += 4
+    assert colourless(grey)
+    for rows, found in ((12, False), (16, True)):  # 12 or 16 sampled pixels of 12,500
+        tinted = grey.copy()
+        tinted[:rows, :16, 1] = tinted[:rows, :16, 0] + 5
+        assert colourless(tinted) is not found

@@ -237,8 +237,9 @@ def colourless(image: np.ndarray) -> bool:
     """Whether a BGR frame holds no colour (a black-and-white photo, a camera's night view): not one pixel in
     1,000 of a sample differs by over 4 levels between its channels, where in each real card photo, even on
     its table alone (a black card may lie on it), at least 1 in 8 does, and in each made grey none does."""
-    sample = image[::4, ::4].astype(np.int16)
-    return float((np.ptp(sample, axis=2) > 4).mean()) < 0.001
+    blue, green, red = (image[::4, ::4, channel] for channel in range(3))
+    spread = np.maximum(np.maximum(blue, green), red) - np.minimum(np.minimum(blue, green), red)  # np.ptp: 4.8 ms
+    return np.count_nonzero(spread > 4) < 0.001 * spread.size
 
 
 def read_image(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
