@@ -43,12 +43,15 @@ def _optics(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
     return soft
 
 
-def photograph(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    """The scene as a phone or webcam would record it: uneven light, colour cast, blur and sensor noise."""
+def photograph(rng: np.random.Generator, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The scene as a phone or webcam would record it: uneven light, colour cast, blur and sensor noise; and each
+    pixel's light, the gain of its dimmest channel, by which a glare too faint to burn out ink alone does so
+    (``Scene.burnt``)."""
     h, w = image.shape[:2]
     cast = np.array(CASTS[rng.integers(len(CASTS))], np.float32) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
     exposure = rng.uniform(0.75, 1.3)  # under- or over-exposed; bright cards on dark tables burn out
     gain = (_gain(rng, h, w) * exposure).astype(np.float32)
+    light = gain * cast.min()
     out = cv2.multiply(image.astype(np.float32), cv2.merge([gain * c for c in cast]))
     out = _optics(rng, out)
     cv2.setRNGSeed(int(rng.integers(2**31)))  # OpenCV's generator is much faster than numpy's for full frames
@@ -61,4 +64,4 @@ def photograph(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     dark = cv2.resize(1.8 - 1.3 * np.minimum(1, small.astype(np.float32) / 255 * cv2.resize(gain, (w // 4, h // 4))),
                       (w, h), interpolation=cv2.INTER_LINEAR)
     noise = cv2.multiply(cv2.add(noise, cv2.merge([grain, grain, grain])), cv2.merge([dark, dark, dark]))
-    return cv2.add(out, noise).clip(0, 255).astype(np.uint8)
+    return cv2.add(out, noise).clip(0, 255).astype(np.uint8), light

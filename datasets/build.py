@@ -99,11 +99,11 @@ def render_one(index: int, config: BuildConfig, library: Library) -> tuple[bytes
     anchor = [] if loose else [classes[(5 * j + n) % len(classes)] for n in range(5)]
     width, height = image_size(rng, config.imgsz)
     scene = render_scene(rng, library, kind, anchor, (width, height), loose)
-    image = photograph(rng, scene.image)
+    image, light = photograph(rng, scene.image)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality(rng)])
     if not ok:
         raise OSError(f"could not encode image {index}")
-    records, burnt_out = label_scene(scene, config.boxes)
+    records, burnt_out = label_scene(scene, config.boxes, light)
     hands = []
     for i, (style, size) in enumerate(scene.hands):
         members = [n for n, r in enumerate(records) if r["hand"] == i]

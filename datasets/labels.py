@@ -2,8 +2,8 @@
 
 Rule: a card is labelled when at least one of its two corner indices is at least
 ``INDEX_VISIBLE`` visible, or when at least ``ITEM_VISIBLE`` of the card is; a tile when
-each of its halves is at least ``HALF_VISIBLE`` visible. An index or half is visible where
-the item owns the pixel and no glare burnt it out (``scene.BURNT``): a burnt-out index has
+each of its halves is at least ``HALF_VISIBLE`` visible. An index, half or card is visible where
+the item owns the pixel and no glare burnt it out (``Scene.burnt``): a burnt-out index has
 nothing left to read, and labelled it asked a reader to name what no eye could (the shipped
 detector failed most such items, nearly a third of its failures: models/EXPERIMENTS.md).
 The YOLO box is the box of the item's visible pixels (``boxes="visible"``), or of its main
@@ -81,13 +81,15 @@ def scene_labels(scene: Scene, boxes: str = "visible") -> list[dict[str, object]
     return label_scene(scene, boxes)[0]
 
 
-def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+def label_scene(scene: Scene, boxes: str = "visible", light: np.ndarray | float = 1.0,
+                ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """``scene_labels``' records, and those of the items glare alone hides: each would be labelled but for
-    its burnt-out index or half. A reader may still guess one right, so evaluation counts a report of it
-    neither right nor wrong, as VOC does an object marked difficult."""
+    its burnt-out index or half, under the camera's ``light`` (``Scene.burnt``). A reader may still guess one
+    right, so evaluation counts a report of it neither right nor wrong, as VOC does an object marked difficult."""
     height, width = scene.idmap.shape
     records: list[dict[str, object]] = []
     burnt_out: list[dict[str, object]] = []
+    burnt_in_frame = scene.burnt(light)
     for item_id, item in enumerate(scene.items):
         fw, fh = item.face.size
         x0, y0, x1, y1 = item.roi
@@ -95,16 +97,19 @@ def label_scene(scene: Scene, boxes: str = "visible") -> tuple[list[dict[str, ob
         owned = (scene.idmap[y0:y1, x0:x1] == item_id).astype(np.uint8)
         if not owned.any():
             continue
-        burnt = scene.burnt[y0:y1, x0:x1] & (owned > 0)
+        burnt = burnt_in_frame[y0:y1, x0:x1] & (owned > 0)
         whole = _quad(to_roi, (0, 0, fw, fh))  # the item's four corners in its region
         visible = _visible_in(whole, owned)
         corners = [_quad(item.matrix, box) for box in item.face.index_boxes]
         index_quads = [_quad(to_roi, box) for box in item.face.index_boxes]
         corner_owned = [_visible_in(quad, owned) for quad in index_quads]
-        corner_visible = ([_visible_in(quad, owned & ~burnt) for quad in index_quads]
-                          if burnt.any() else corner_owned)  # most items catch no burning glare
+        if burnt.any():
+            corner_visible = [_visible_in(quad, owned & ~burnt) for quad in index_quads]
+            unburnt = _visible_in(whole, owned & ~burnt)  # a card's pips and court name it too, where they show
+        else:  # most items catch no burning glare
+            corner_visible, unburnt = corner_owned, visible
         is_card = kind_of(item.face.code) == "card"
-        if _recognisable(is_card, corner_visible, visible):
+        if _recognisable(is_card, corner_visible, unburnt):
             into = records
         elif _recognisable(is_card, corner_owned, visible):
             into = burnt_out  # glare alone hides it

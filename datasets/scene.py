@@ -3,7 +3,8 @@
 Items live on the table plane; a homography from a tilted pinhole camera puts them in the
 image. Each item is warped into a small region of interest, and an id map records which
 item owns each pixel, so that occlusion is exact for the labels; a second map records the
-pixels a lamp's glare burnt out, which hide what they showed as surely as a card laid over them.
+glare a lamp casts on each, which, strong enough, burns out what the pixel showed as surely as a card
+laid over it would hide it.
 """
 
 from __future__ import annotations
@@ -63,11 +64,17 @@ class Scene:
     items: list[Placed] = field(default_factory=list)
     hands: list[tuple[str, int]] = field(default_factory=list)  # arrangement and number of items of each hand
     info: dict[str, object] = field(default_factory=dict)
-    burnt: np.ndarray | None = None  # pixels whose owner's glare burnt them out (``BURNT``); none when not given
+    glare: np.ndarray | None = None  # each pixel's glare on its owner, 0 (none) to 1 (white); none when not given
 
     def __post_init__(self) -> None:
-        if self.burnt is None:
-            self.burnt = np.zeros(self.idmap.shape, bool)
+        if self.glare is None:
+            self.glare = np.zeros(self.idmap.shape)
+
+    def burnt(self, light: np.ndarray | float = 1.0) -> np.ndarray:
+        """The pixels whose ink glare left within a tenth of white (``BURNT``), once a camera's ``light`` (each
+        pixel's gain, ``augment.photograph``) brightened them: over 1 it clips the paper to white and lifts
+        the glared ink with it, so glare of 0.7 under a gain of 1.3 burns as 0.9 does alone."""
+        return self.glare * np.maximum(light, 1.0) >= BURNT
 
 
 def _camera(rng: np.random.Generator, width: int, height: int, close: bool) -> tuple[np.ndarray, float]:
@@ -165,7 +172,7 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         roi = roi * (1 - side[..., None]) + side_colour * side[..., None]
         scene.idmap[y0:y1, x0:x1][side > 0.5] = OTHER
     colour = warped[..., :3].astype(np.float32)
-    burnt = np.zeros(alpha.shape, bool)
+    spot = np.zeros(alpha.shape)
     if glare:  # a reflected lamp: an elliptic blob that burns out to white at its centre
         gy, gx = rng.uniform(0, y1 - y0), rng.uniform(0, x1 - x0)
         r = rng.uniform(0.1, 0.5) * max(x1 - x0, y1 - y0)
@@ -175,12 +182,11 @@ def _composite(scene: Scene, rng: np.random.Generator, texture: np.ndarray, matr
         v = (yy - gy) * np.cos(turn) - (xx - gx) * np.sin(turn)
         spot = np.minimum(1, rng.uniform(0.4, 2.0) * np.exp(-(u * u / stretch + v * v * stretch) / (r * r)))
         colour += (255 - colour) * spot[..., None]
-        burnt = spot >= BURNT
     roi = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
     scene.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
     covered = alpha > 0.5
     scene.idmap[y0:y1, x0:x1][covered] = owner
-    scene.burnt[y0:y1, x0:x1][covered] = burnt[covered]  # what it covers is its own, burnt or not
+    scene.glare[y0:y1, x0:x1][covered] = spot[covered]  # what it covers is its own, glared or not
     return x0, y0, x1, y1
 
 

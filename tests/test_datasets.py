@@ -327,7 +327,8 @@ def test_a_card_tucked_under_another_is_boxed_by_the_part_that_shows() -> None:
 
 def test_glare_marks_the_pixels_it_burns_out_and_a_later_item_covers_them() -> None:
     """Where a lamp's glare leaves ink within a tenth of white the scene marks the pixel burnt, and
-    only there; an item drawn over it later owns the pixel unburnt."""
+    only there; a camera's gain over 1 lifts glared ink with the paper, burning fainter glare out, and
+    one under 1 burns nothing more; an item drawn over it later owns the pixel unburnt."""
     import numpy as np
 
     from oxeye.datasets import scene as scenes
@@ -339,26 +340,31 @@ def test_glare_marks_the_pixels_it_burns_out_and_a_later_item_covers_them() -> N
     burnt = 0
     for seed in range(20):  # some glares are too faint to burn anything: look until one does
         scenes._composite(scene, np.random.default_rng(seed), black, place, 0, 0.0, True)
-        burnt = np.count_nonzero(scene.burnt)
+        burnt = np.count_nonzero(scene.burnt())
         if burnt:
             break
     assert burnt > 0
     inside = scene.idmap == 0
-    assert not (scene.burnt & ~inside).any()
+    assert not (scene.burnt() & ~inside).any()
     whiteness = scene.image.min(axis=2)
-    assert whiteness[scene.burnt].min() >= 255 * scenes.BURNT - 1  # burnt: within a tenth of white
-    assert whiteness[inside & ~scene.burnt].max() < 255 * scenes.BURNT + 1
+    assert whiteness[scene.burnt()].min() >= 255 * scenes.BURNT - 1  # burnt: within a tenth of white
+    assert whiteness[inside & ~scene.burnt()].max() < 255 * scenes.BURNT + 1
+    brighter = scene.burnt(np.full(scene.idmap.shape, 1.3))
+    assert (brighter >= scene.burnt()).all() and np.count_nonzero(brighter) > burnt
+    assert whiteness[brighter].min() * 1.3 >= 255 * scenes.BURNT - 1  # clipped to within a tenth of white
+    assert (scene.burnt(0.8) == scene.burnt()).all()
     scenes._composite(scene, np.random.default_rng(0), black, place, 1, 0.0, False)
-    assert not scene.burnt.any() and (scene.idmap[inside] == 1).all()
+    assert not scene.burnt(1.5).any() and (scene.idmap[inside] == 1).all()
 
 
 def test_a_card_whose_only_showing_index_glare_burnt_out_is_not_labelled() -> None:
     """A card tucked under another shows one index: labelled while the index reads, unlabelled once
-    glare burns it out (no one could name it), and labelled again when the glare burns elsewhere."""
+    glare burns it out (here, glare a bright camera lifts to white: no one could name it), and labelled
+    again when the glare burns elsewhere."""
     import numpy as np
 
     from oxeye.datasets.build import load_library
-    from oxeye.datasets.labels import scene_labels
+    from oxeye.datasets.labels import label_scene, scene_labels
     from oxeye.datasets.paths import DEFAULT_CACHE
     from oxeye.datasets.scene import Placed, Scene
 
@@ -375,12 +381,40 @@ def test_a_card_whose_only_showing_index_glare_burnt_out_is_not_labelled() -> No
     scene = Scene(np.zeros((fh + 40, 2 * fw, 3), np.uint8), idmap, items)
     assert [r["code"] for r in scene_labels(scene)] == ["9H", "4H"]
     x1, y1, x2, y2 = (round(v) for v in under.index_boxes[0])
-    scene.burnt[20 + y1:20 + y2, 10 + x1:10 + x2] = True
-    records = scene_labels(scene)
-    assert [r["code"] for r in records] == ["4H"]
-    scene.burnt[:] = False
-    scene.burnt[20 + fh // 2:20 + fh, 10:10 + fw // 5] = True  # the strip's lower half, away from the index
+    scene.glare[20 + y1:20 + y2, 10 + x1:10 + x2] = 0.8  # glare that burns the index out under a bright light
     assert [r["code"] for r in scene_labels(scene)] == ["9H", "4H"]
+    records, burnt_out = label_scene(scene, light=1.2)
+    assert [r["code"] for r in records] == ["4H"] and [r["code"] for r in burnt_out] == ["9H"]
+    scene.glare[:] = 0
+    scene.glare[20 + fh // 2:20 + fh, 10:10 + fw // 5] = 1  # the strip's lower half, away from the index
+    assert [r["code"] for r in scene_labels(scene)] == ["9H", "4H"]
+
+
+def test_a_whole_card_is_labelled_while_its_face_shows_and_not_once_glare_burns_it_all_out() -> None:
+    """A card in full view is named by its pips or court even with both indices burnt out; glare over the
+    whole of it (a lamp's reflection filling a glossy card) leaves nothing to name it by."""
+    import numpy as np
+
+    from oxeye.datasets.build import load_library
+    from oxeye.datasets.labels import label_scene
+    from oxeye.datasets.paths import DEFAULT_CACHE
+    from oxeye.datasets.scene import Placed, Scene
+
+    face = next(iter(load_library(DEFAULT_CACHE).card_decks.values()))["KH"]
+    fw, fh = face.size
+    scene = Scene(np.zeros((fh + 20, fw + 20, 3), np.uint8), np.full((fh + 20, fw + 20), -1, np.int32),
+                  [Placed(face, 0, np.array([[1.0, 0, 10], [0, 1.0, 10], [0, 0, 1]]), (10, 10, 10 + fw, 10 + fh))])
+    scene.idmap[10:10 + fh, 10:10 + fw] = 0
+    for box in face.index_boxes:
+        x1, y1, x2, y2 = (round(v) for v in box)
+        scene.glare[8 + y1:12 + y2, 8 + x1:12 + x2] = 1  # each index and a pixel or two round it
+    records, burnt_out = label_scene(scene)
+    assert [r["code"] for r in records] == ["KH"] and not burnt_out
+    assert [corner["visible"] for corner in records[0]["corner_boxes"]] == [0, 0]
+    scene.glare[10:10 + fh, 10:10 + fw] = 0.8  # white once a camera's gain of 1.2 lifts it
+    assert [r["code"] for r in label_scene(scene)[0]] == ["KH"]
+    records, burnt_out = label_scene(scene, light=1.2)
+    assert not records and [r["code"] for r in burnt_out] == ["KH"]
 
 
 def test_render_hands_draws_exactly_the_given_hands() -> None:
