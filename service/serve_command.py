@@ -68,11 +68,8 @@ def _server(config: uvicorn.Config) -> uvicorn.Server:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from oxeye.service.app import create_app
-    from oxeye.service.settings import Settings
-
+    # The arguments and the port are checked before the app's libraries load (2 to 3 s here): a mistyped flag is
+    # answered at once.
     if not 1 <= args.settle_frames <= MAX_SETTLE_FRAMES:  # above it, a hand is never held still long enough
         raise ValueError(f"--settle-frames is 1 to {MAX_SETTLE_FRAMES}, not {args.settle_frames}")
     if args.source is None:  # else a table's rules or banker typed for a stream that never runs, ignored unseen
@@ -90,10 +87,15 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError("--source is empty (an unset variable?): name a camera index, a video file or a stream URL")
     if args.data.exists() and not args.data.is_dir():
         raise ValueError(f"--data {args.data} is a file: name a folder for the ledger")
-    settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
-                        settle_frames=args.settle_frames, source=args.source, stream_rules=stream_rules,
-                        stream_banker=stream_banker, warm_up=True)
     with listening_socket(args.host, args.port) as sock:
+        import uvicorn
+
+        from oxeye.service.app import create_app
+        from oxeye.service.settings import Settings
+
+        settings = Settings(data_dir=args.data, db_url=args.db, api_key=args.api_key, model=args.model,
+                            settle_frames=args.settle_frames, source=args.source, stream_rules=stream_rules,
+                            stream_banker=stream_banker, warm_up=True)
         # A viewer of /v1/stream.mjpg that stopped reading cannot be ended: it is given 3 s at shutdown, not forever.
         # A /v1/live frame may be as large as an upload: uvicorn's own limit (16 MiB) closed the socket on less.
         config = uvicorn.Config(create_app(settings), log_level="info", timeout_graceful_shutdown=3,
