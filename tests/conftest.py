@@ -1,6 +1,7 @@
 """Shared fixtures: the presets, loaded the way the command line loads them."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,13 +44,28 @@ TINY_CROP = 32
 
 
 @pytest.fixture(scope="session")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def tiny(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
     """A 64-image build, a one-epoch yolov8n-pose trained on it at 160 px to find cards and tiles and
     their keypoints, and a one-epoch classifier naming its keypoint crops (about 30 s on 2 cores): a
-    real exported two-stage model for the plumbing, which reads nothing well."""
+    real exported two-stage model for the plumbing, which reads nothing well. Made once a run: under
+    xdist the first worker to ask makes it in the run's shared folder while the others wait (each made
+    its own, 50 s of both cores); tests read it, writing only in folders of their own beside ``run``."""
+    if worker_id == "master":
+        return _make_tiny(tmp_path_factory.mktemp("tiny"))
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp().parent / "tiny"  # the run's folder, above each worker's own
+    with FileLock(f"{root}.lock"):
+        if not (root / "made").is_file():
+            shutil.rmtree(root, ignore_errors=True)  # a worker that failed making it left a part
+            _make_tiny(root).joinpath("made").touch()
+    return root
+
+
+def _make_tiny(root: Path) -> Path:
+    """``tiny``'s build and run, in ``root``."""
     from scenes import build_scenes
 
-    root = tmp_path_factory.mktemp("tiny")
     build_scenes(root / "ds", TINY_IMAGES, 3, 320)
     common = ["--data", str(root / "ds"), "--out", str(root / "run"), "--epochs", "1"]
     for command in (["train", "--imgsz", str(TINY_IMGSZ), "--batch", "8", "--workers", "0"],
