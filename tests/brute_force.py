@@ -14,6 +14,15 @@ from oxeye.engine import Card, HouseRules, Tile
 RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 
 
+# Every way to part five items into three and two, by their indices.
+SPLITS = [(triple, tuple(i for i in range(5) if i not in triple)) for triple in combinations(range(5), 3)]
+
+
+def _same_rank(hand: tuple, triple: tuple[int, ...]) -> bool:
+    """Whether the three items are cards of one rank."""
+    return isinstance(hand[0], Card) and len({hand[i].rank for i in triple}) == 1
+
+
 def item_values(item: Card | Tile, rules: HouseRules) -> list[int]:
     """The ox points an item may count as."""
     if isinstance(item, Card):
@@ -59,11 +68,9 @@ def brute_force(hand: tuple, rules: HouseRules) -> tuple[str, str | None]:
                 if n == 4:
                     found.append(("bomb", RANKS[rank - 1]))
     for values in product(*(item_values(item, rules) for item in hand)):
-        for triple in combinations(range(5), 3):
-            a, b = [i for i in range(5) if i not in triple]
+        for triple, (a, b) in SPLITS:
             total = sum(values[i] for i in triple)
-            same_rank = isinstance(hand[0], Card) and len({hand[i].rank for i in triple}) == 1
-            if total % 10 != 0 and not (rules.triple_is_ox and same_rank):
+            if total % 10 != 0 and not (rules.triple_is_ox and _same_rank(hand, triple)):
                 continue
             points = (values[a] + values[b]) % 10
             if isinstance(hand[0], Tile):
