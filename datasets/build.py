@@ -22,13 +22,12 @@ import cv2
 import numpy as np
 
 from oxeye.datasets.augment import jpeg_quality, photograph
-from oxeye.datasets.cards import drawn_decks
 from oxeye.datasets.decks import load_fetched_decks
+from oxeye.datasets.drawn_cache import drawn_faces
 from oxeye.datasets.labels import BOXES, label_scene, yolo_lines
 from oxeye.datasets.paths import DEFAULT_CACHE
 from oxeye.datasets.props import prop_textures
 from oxeye.datasets.scene import Library, render_scene
-from oxeye.datasets.tiles import tile_sets
 from oxeye.vision.classes import CARD_CLASSES, CLASSES, TILE_CLASSES
 from oxeye.vision.images import make_folder, terminate_as_interrupt
 from oxeye.vision.train import data_yaml
@@ -73,7 +72,8 @@ class BuildConfig:
 def load_library(decks: Path | None) -> Library:
     """Every face and distractor texture a worker needs (fetched decks when the cache has them)."""
     fetched = load_fetched_decks(decks) if decks is not None else {}
-    return Library({**drawn_decks(), **fetched}, tile_sets(), prop_textures(),
+    drawn, tiles = drawn_faces()
+    return Library({**drawn, **fetched}, tiles, prop_textures(),
                    {name: FETCHED_DECK_WEIGHT for name in fetched})
 
 

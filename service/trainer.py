@@ -61,7 +61,8 @@ _MAKING_FACES = threading.Lock()
 
 
 def faces() -> Library:
-    """The renderer's faces, made once per process on the first picture (a few seconds). Pictures asked
+    """The renderer's faces, made once per process on the first picture (half a second where drawn before,
+    ``datasets.drawn_cache``; 5 s where not). Pictures asked
     for meanwhile wait for them: each made its own, and 20 trainees starting at once waited up to 64 s
     (2.5 GB), five of them a 500 when the database connections their requests held ran out."""
     with _MAKING_FACES:

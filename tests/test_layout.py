@@ -138,8 +138,9 @@ def test_the_wheel_holds_no_weights_tests_or_data(wheel_files: set[str]) -> None
 
 def test_an_installed_oxeye_keeps_its_working_folders_in_the_users_cache_not_site_packages(wheel: Path,
                                                                                          tmp_path: Path) -> None:
-    """Beside a checkout the fetched decks and ultralytics' settings are data/ and runs/; installed, site-packages
+    """Beside a checkout the fetched decks, drawn faces and ultralytics' settings are data/ and runs/; installed, site-packages
     may be read-only (training stopped at 'Permission denied') and is no place for them."""
+    from oxeye.datasets.drawn_cache import FACES_CACHE
     from oxeye.datasets.paths import DEFAULT_CACHE
     from oxeye.vision.offline import CONFIG_DIR
 
@@ -147,13 +148,15 @@ def test_an_installed_oxeye_keeps_its_working_folders_in_the_users_cache_not_sit
         archive.extractall(tmp_path / "site-packages")
     code = (f"import sys; sys.path.insert(0, {str(tmp_path / 'site-packages')!r})\n"
             "from oxeye.datasets.paths import DEFAULT_CACHE; from oxeye.vision.offline import CONFIG_DIR\n"
-            "print(DEFAULT_CACHE, CONFIG_DIR)")
+            "from oxeye.datasets.drawn_cache import FACES_CACHE\n"
+            "print(DEFAULT_CACHE, CONFIG_DIR, FACES_CACHE)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     cache = tmp_path / "cache" / "oxeye"
-    assert done.stdout.split() == [str(cache / "decks"), str(cache / "ultralytics-config")]
-    assert (DEFAULT_CACHE, CONFIG_DIR) == (ROOT / "data" / "decks", ROOT / "runs" / "ultralytics-config")
+    assert done.stdout.split() == [str(cache / "decks"), str(cache / "ultralytics-config"), str(cache / "faces")]
+    assert (DEFAULT_CACHE, CONFIG_DIR, FACES_CACHE) == (ROOT / "data" / "decks", ROOT / "runs" / "ultralytics-config",
+                                                        ROOT / "data" / "faces")
 
 
 def test_the_sdist_holds_what_the_tests_and_make_need(checkout: Path, tmp_path: Path) -> None:

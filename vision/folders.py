@@ -1,4 +1,4 @@
-"""Where oxeye keeps what it fetches or sets up (fetched decks, ultralytics' settings): beside a checkout's
+"""Where oxeye keeps what it fetches or sets up (fetched decks, drawn faces, ultralytics' settings): beside a checkout's
 code (git-ignored), or the user's cache folder where oxeye is installed, since site-packages may be read-only."""
 
 import os
