@@ -138,8 +138,8 @@ def test_the_wheel_holds_no_weights_tests_or_data(wheel_files: set[str]) -> None
 
 def test_an_installed_oxeye_keeps_its_working_folders_in_the_users_cache_not_site_packages(wheel: Path,
                                                                                          tmp_path: Path) -> None:
-    """Beside a checkout the fetched decks, drawn faces and ultralytics' settings are data/ and runs/; installed, site-packages
-    may be read-only (training stopped at 'Permission denied') and is no place for them."""
+    """Beside a checkout the fetched decks, drawn faces and ultralytics' settings are data/ and runs/; installed,
+    site-packages may be read-only (training stopped at 'Permission denied') and is no place for them."""
     from oxeye.datasets.drawn_cache import FACES_CACHE
     from oxeye.datasets.paths import DEFAULT_CACHE
     from oxeye.vision.offline import CONFIG_DIR
