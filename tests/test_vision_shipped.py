@@ -91,6 +91,32 @@ def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(s
     assert len(crops) > 100 and (classifier.probabilities(crops).argmax(axis=1) == floats.argmax(axis=1)).mean() >= 0.98
 
 
+def test_a_card_s_crop_off_its_box_is_not_read_and_the_items_are_those_read_from_every_crop(
+        scenes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The crop its box does not show counts for nothing (``Shown``), so it is not classified: on six held-out
+    photos fewer crops are read, and each photo's items (codes, boxes, scores, flags) are those read from every crop."""
+    from oxeye.vision.classifier import Classifier
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.images import read_image
+
+    detector = Detector()
+    classify = detector.classifier.probabilities
+    read: list[int] = []
+
+    def counted(crops: np.ndarray) -> np.ndarray:
+        read.append(len(crops))
+        return classify(crops)
+
+    monkeypatch.setattr(detector.classifier, "probabilities", counted)
+    images = [read_image(path) for path in sorted((scenes / "images").glob("*.jpg"))]
+    skipping = [detector.read(image).items for image in images]
+    fewer = sum(read)
+    read.clear()
+    monkeypatch.setattr(Classifier, "_read", lambda self, found: np.ones((len(found), 2), bool))
+    every = [detector.read(image).items for image in images]
+    assert fewer < sum(read) and skipping == every
+
+
 @NOT_YET
 def test_a_rendered_scene_is_read_back_hand_by_hand(scenes: Path) -> None:
     from oxeye.vision.detector import Detector
