@@ -396,6 +396,9 @@ def test_a_keypoint_crop_is_centred_turned_and_scaled_by_the_two_keypoints() -> 
     pair = item_crops(levels, "tile", np.array([[204.5, 104.5, 0.9], [304.5, 104.5, 0.9]]), 20)
     assert pair.shape == (2, 20, 20, 3) and SIDE["tile"] == 1.0
     assert pair[0, 9:11, 9:11, 2].min() > 150 and pair[1, 9:11, 9:11, 1].min() > 150  # one crop on each
+    points = np.array([[204.5, 104.5], [304.5, 104.5]])
+    assert np.array_equal(item_crops(levels, "tile", points, 20, (False, True)), pair[1:])  # the second alone
+    assert item_crops(levels, "tile", points, 20, (False, False)).shape == (0, 20, 20, 3)
     blob = to_blob(pair)
     assert blob.shape == (2, 3, 20, 20) and blob.dtype == np.float32 and blob[0, 0, 10, 10] == pytest.approx(pair[0, 10, 10, 2] / 255)
 

@@ -112,18 +112,17 @@ class Classifier:
         """One item per detection whose crops (cut from the frame's ``crops.pyramid``) show a card or
         tile, best first; doubts flagged, never guessed. Detections scoring under ``threshold`` stay
         only as ``self.rescue`` allows."""
-        crops = detection_crops(levels, found.class_ids, found.keypoints, self.size)
-        read = self._read(found).reshape(-1)
-        probabilities = np.zeros((len(crops), len(self.names)), np.float32)
-        probabilities[:, _NONE] = 1.0
-        probabilities[read] = self.probabilities(crops[read])
-        probabilities = probabilities.reshape(len(found), 2, len(self.names))
+        read = self._read(found)
+        probabilities = np.zeros((len(found), 2, len(self.names)), np.float32)
+        probabilities[..., _NONE] = 1.0
+        crops = detection_crops(levels, found.class_ids, found.keypoints, self.size, read)
+        probabilities[read] = self.probabilities(crops)
         return name_items(found, probabilities, self.twins, threshold, self.rescue.sure, self.doubt, self.shown)
 
     def _read(self, found: Detections) -> np.ndarray:
-        """Which of the detections' two crops (N, 2) are read: not a card's crop that ``shown`` weighs at 0 (its
-        index under the card over it; 34 of the 74 crops of the speed benchmark's fanned frame), which counts as
-        showing nothing of the card."""
+        """Which of the detections' two crops (N, 2) are cut and read: not a card's crop that ``shown`` weighs at 0
+        (its index under the card over it; 34 of the 74 crops of the speed benchmark's fanned frame), which counts
+        as showing nothing of the card."""
         read = np.ones((len(found), 2), bool)
         if self.shown.weight == 0:
             for n, (box, class_id, points) in enumerate(zip(found.boxes, found.class_ids, found.keypoints)):
@@ -147,11 +146,14 @@ class Classifier:
         return without_twins(items + finds, self.twins) if finds else items
 
 
-def detection_crops(levels: list[np.ndarray], class_ids: np.ndarray, keypoints: np.ndarray, size: int) -> np.ndarray:
+def detection_crops(levels: list[np.ndarray], class_ids: np.ndarray, keypoints: np.ndarray, size: int,
+                    read: np.ndarray | None = None) -> np.ndarray:
     """The two keypoint crops (N * 2, size, size, 3) of N detections of a two-stage detector, item by
     item, cut from the frame's ``crops.pyramid``: their kinds' indices and keypoints (N, 2, 2 or 3)
-    in frame pixels."""
-    return np.concatenate([item_crops(levels, KINDS[int(c)], points, size) for c, points in zip(class_ids, keypoints)]
+    in frame pixels; only those ``read`` (N, 2) keeps, where given."""
+    which = np.ones((len(class_ids), 2), bool) if read is None else read
+    return np.concatenate([item_crops(levels, KINDS[int(c)], points, size, kept)
+                           for c, points, kept in zip(class_ids, keypoints, which)]
                           or [np.zeros((0, size, size, 3), np.uint8)])
 
 

@@ -10,6 +10,8 @@ and serving see identical pixels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -49,11 +51,15 @@ def key_crop(levels: list[np.ndarray], point: np.ndarray, partner: np.ndarray, s
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def item_crops(levels: list[np.ndarray], kind: str, points: np.ndarray, size: int) -> np.ndarray:
-    """The two crops of one item (2, size, size, 3): one centred on each of its keypoints (2, 2)."""
+def item_crops(levels: list[np.ndarray], kind: str, points: np.ndarray, size: int,
+               which: Sequence[bool] = (True, True)) -> np.ndarray:
+    """The two crops of one item (2, size, size, 3): one centred on each of its keypoints (2, 2); only
+    those ``which`` keeps, in order."""
     first, second = np.asarray(points, np.float64)[:, :2]
     side = SIDE[kind] * float(np.hypot(*(second - first)))
-    return np.stack([key_crop(levels, first, second, side, size), key_crop(levels, second, first, side, size)])
+    crops = [key_crop(levels, point, partner, side, size)
+             for point, partner, kept in ((first, second, which[0]), (second, first, which[1])) if kept]
+    return np.stack(crops) if crops else np.zeros((0, size, size, 3), levels[0].dtype)
 
 
 def to_blob(crops: np.ndarray) -> np.ndarray:
