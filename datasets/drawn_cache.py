@@ -30,11 +30,9 @@ FACES_CACHE = working_folder("data/faces", "faces")
 Faces = dict[str, dict[str, Face]]  # style or set name -> code -> face
 
 
-def drawn_faces(folder: Path | None = FACES_CACHE) -> tuple[Faces, Faces]:
+def drawn_faces(folder: Path = FACES_CACHE) -> tuple[Faces, Faces]:
     """``drawn_decks()`` and ``tile_sets()``, read from ``folder`` where it holds them for this code, else drawn
-    and stored there (``None``: drawn, nothing stored)."""
-    if folder is None:
-        return drawn_decks(), tile_sets()
+    and stored there."""
     path = folder / f"faces-{_digest()}.npz"
     try:
         return _read(path)
