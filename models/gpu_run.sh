@@ -13,12 +13,13 @@
 #              CLS_MODEL (models/oxeye-cls.pt) with CLS_PER_CLASS crops a class: oxeye-cls.pt/.onnx
 #   REUSE=1    a second call on the warm machine trains on the first call's photos (RUN names its run)
 #   BOXES      the build's --boxes (visible; main boxes a tucked card by the part that shows)
+#   IMGSZ      the detector's training input size (320, as it has always learnt; 416 is what serves)
 set -u
 T0=$SECONDS
 IMAGES=${IMAGES:-8000}; WORKERS=${WORKERS:-16}; TRAIN_END=${TRAIN_END:-455}; GUARD=${GUARD:-530}
 BATCH=${BATCH:-64}; IMGSZ_BUILD=${IMGSZ_BUILD:-1280}; SITE=${SITE:-/tmp/site}; WORK=${WORK:-/tmp}
 SEED=${SEED:-11}; RUN=${RUN:-r}; CLS_EPOCHS=${CLS_EPOCHS:-0}; CLS_MODEL=${CLS_MODEL:-models/oxeye-cls.pt}
-CLS_PER_CLASS=${CLS_PER_CLASS:-6000}; BOXES=${BOXES:-visible}
+CLS_PER_CLASS=${CLS_PER_CLASS:-6000}; BOXES=${BOXES:-visible}; IMGSZ=${IMGSZ:-320}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target $SITE .whl/*.whl || exit 9
 export PYTHONPATH=$SITE PATH=$SITE/bin:$PATH PYTHONUNBUFFERED=1
 nvidia-smi -L 2>/dev/null; echo "cores $(nproc)"
@@ -36,7 +37,7 @@ fi
 # ultralytics' clock starts after the photos are cached (about 30 s); the export follows it
 hours=$(python3 -c "print(max(0.002, round(($TRAIN_END - $((SECONDS-T0)) - 30) / 3600, 4)))")
 echo "training for $hours h"
-oxeye train --data $WORK/b --out $WORK/$RUN --labels pose ${DET_MODEL:+--model $DET_MODEL} ${LR0:+--lr0 $LR0} \
+oxeye train --data $WORK/b --out $WORK/$RUN --labels pose --imgsz $IMGSZ ${DET_MODEL:+--model $DET_MODEL} ${LR0:+--lr0 $LR0} \
     --val-fraction 0.03 --cache --batch $BATCH --workers $((WORKERS > 2 ? WORKERS - 2 : 1)) --epochs 80 --hours $hours > $WORK/train.log 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null && (( SECONDS-T0 < GUARD )); do sleep 3; done
