@@ -485,19 +485,19 @@ def _reports_over(build: Path, code: str) -> Callable[[Detector], tuple[list[Ite
 
 @pytest.fixture(scope="module")
 def doubted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Image 574: it holds a two of diamonds the shipped detector scores under its threshold but whose
+    """Image 1700: it holds a jack of hearts the shipped detector scores under its threshold but whose
     index reads surely."""
-    return _one_photo(tmp_path_factory.mktemp("doubted"), 574)
+    return _one_photo(tmp_path_factory.mktemp("doubted"), 1700)
 
 
 @pytest.fixture(scope="module")
 def close_up_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Image 238, a close-up of cards large in the frame, which ``detector.Scales`` reads again at 320."""
+    """Image 238, a close-up of cards large in the frame, which ``detector.Scales`` enlarged reads again at 416."""
     return _one_photo(tmp_path_factory.mktemp("close_up"), 238)
 
 
 def test_a_card_the_detector_doubts_is_kept_where_its_index_reads_surely(doubted: Path) -> None:
-    """The rescue (``classifier.Rescue``) reports the two, flagged, with the detector's doubt as its
+    """The rescue (``classifier.Rescue``) reports the jack, flagged, with the detector's doubt as its
     confidence; without the rescue it is missed (the search of short hands is off, so that only the
     rescue could report it)."""
     from oxeye.vision.classifier import Rescue
@@ -505,13 +505,13 @@ def test_a_card_the_detector_doubts_is_kept_where_its_index_reads_surely(doubted
     from oxeye.vision.detector import CONF, Detector
     from oxeye.vision.reading import LOW_CONFIDENCE
 
-    twos = _reports_over(doubted, "2D")
+    jacks = _reports_over(doubted, "JH")
     detector = Detector()
     detector.classifier.completion = Completion(sure=2.0)
-    (found,), _ = twos(detector)
+    (found,), _ = jacks(detector)
     assert found.flag == LOW_CONFIDENCE and found.confidence < CONF
     detector.classifier.rescue = Rescue(floor=1.0)
-    assert twos(detector)[0] == []
+    assert jacks(detector)[0] == []
 
 
 def test_the_rescue_sweep_scores_each_setting_as_evaluate_does(doubted: Path) -> None:
@@ -539,42 +539,44 @@ def _sizes_read(detector: Detector, read: Callable[[], object]) -> list[int]:
     return sizes
 
 
-def test_a_table_seen_whole_is_read_enlarged_and_a_close_up_again_at_the_model_s_size(close_up_build: Path) -> None:
-    """``detector.Scales``: the benchmark's table (cards a few percent of the frame) is read once,
-    at 1.3 times the 320 pixels the detector was trained at; a close-up's cards are large there, so
-    it is read again at 320; with a zoom of 1, every frame is read once at 320."""
+def test_every_frame_is_read_once_at_the_model_s_size_unless_enlarged(close_up_build: Path) -> None:
+    """``detector.Scales``: the shipped detector learnt at 416 px and reads every frame once there.
+    Enlarged 1.3 times, the benchmark's table (cards a few percent of the frame) is read once at 544
+    px; a close-up's cards are large there, so it is read again at the model's own 416."""
     from bench.frames import table_photo
     from oxeye.vision.detector import Detector, Scales
 
     detector = Detector()
     table, (_, close_up) = table_photo(), _the_photo(close_up_build)
-    assert (detector.size, detector.zoomed) == (320, 416)
+    assert (detector.size, detector.zoomed) == (416, 416)
     assert _sizes_read(detector, lambda: detector.read(table)) == [416]
-    assert _sizes_read(detector, lambda: detector.read(close_up)) == [416, 320]
-    assert detector.read(table).read_at == 416 and detector.read(close_up).read_at == 320
-    detector.scales = Scales(zoom=1.0)
-    assert _sizes_read(detector, lambda: detector.read(table)) == [320]
-    assert _sizes_read(detector, lambda: detector.read(close_up)) == [320]
+    assert _sizes_read(detector, lambda: detector.read(close_up)) == [416]
+    detector.scales = Scales(zoom=1.3)
+    assert detector.zoomed == 544
+    assert _sizes_read(detector, lambda: detector.read(table)) == [544]
+    assert _sizes_read(detector, lambda: detector.read(close_up)) == [544, 416]
+    assert detector.read(table).read_at == 544 and detector.read(close_up).read_at == 416
 
 
 def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(close_up_build: Path) -> None:
-    """A live table passes each frame's size on to the next (``Detector.read``'s ``start``): a camera
-    held over one hand is read once a frame at 320 px, and a change of view costs one frame a second
-    reading; the readings are those of a frame read afresh."""
+    """A live table passes each frame's size on to the next (``Detector.read``'s ``start``): read at two
+    sizes (a zoom of 1.3), a camera held over one hand is read once a frame at the model's 416 px, and a
+    change of view costs one frame a second reading; the readings are those of a frame read afresh."""
     from bench.frames import table_photo
     from oxeye.service.live import LiveTable
     from oxeye.service.rules_files import load_preset
-    from oxeye.vision.detector import Detector
+    from oxeye.vision.detector import Detector, Scales
     from oxeye.vision.images import Decoded
 
     detector = Detector()
+    detector.scales = Scales(zoom=1.3)
     live = LiveTable(detector, load_preset("niuniu"), 0, {}, settle_frames=3)
     table, (_, close_up) = table_photo(), _the_photo(close_up_build)
     views = [close_up, close_up, table, table, close_up]
     assert [_sizes_read(detector, lambda view=view: live.frame(Decoded.whole(view))) for view in views] == [
-        [416, 320], [320], [320, 416], [416], [416, 320]]
-    assert detector.read(close_up, start=320).to_json() == detector.read(close_up).to_json()
-    assert detector.read(table, start=320).to_json() == detector.read(table).to_json()
+        [544, 416], [416], [416, 544], [544], [544, 416]]
+    assert detector.read(close_up, start=416).to_json() == detector.read(close_up).to_json()
+    assert detector.read(table, start=416).to_json() == detector.read(table).to_json()
 
 
 def test_the_scales_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:
@@ -583,11 +585,11 @@ def test_the_scales_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> 
     from oxeye.vision.evaluate import synthetic
 
     chosen = Scales()
-    figures = main([str(hidden), "1:1", f"{chosen.zoom}:{chosen.large}"])
+    figures = main([str(hidden), "1.3:0.15", f"{chosen.zoom}:{chosen.large}"])
     assert figures[chosen.zoom, chosen.large] == synthetic(Detector(), hidden)
-    once = Detector()
-    once.scales = Scales(zoom=1.0)
-    assert figures[1.0, 1.0] == synthetic(once, hidden)
+    enlarged = Detector()
+    enlarged.scales = Scales(zoom=1.3, large=0.15)
+    assert figures[1.3, 0.15] == synthetic(enlarged, hidden)
 
 
 def test_the_suppression_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:

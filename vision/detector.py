@@ -51,11 +51,13 @@ class Scales:
     its stride): a table seen whole holds items smaller than most it was trained on, and enlarged a
     little it finds more of them, fanned cards above all. Where the items it finds there are large
     (their median short side over ``large`` of the frame's long side: a close-up), it reads the
-    frame again at its own size, as enlarged they would lie beyond the sizes it learnt. Chosen on
-    tuning builds with ``python -m bench.scales_sweep``; MODEL_CARD.md has the figures. A ``zoom``
-    of 1 reads each frame once, at the model's size."""
+    frame again at its own size, as enlarged they would lie beyond the sizes it learnt. A ``zoom``
+    of 1 reads each frame once, at the model's size: the shipped detector learnt at 416 px, and read
+    there once it reads more items than the detector before it read at 416 and 320 px, in no more
+    time (a zoom of 1.3, at 544 px, reads more of them at 1.4 times the time). Chosen on tuning
+    builds with ``python -m bench.scales_sweep``; MODEL_CARD.md has the figures."""
 
-    zoom: float = 1.3
+    zoom: float = 1.0
     large: float = 0.15
 
 
@@ -84,8 +86,7 @@ class Detector:
         if two_stage and self.keypoints != KEYPOINTS:
             raise OSError(f"{model} finds cards and tiles without their {KEYPOINTS} keypoints: retrain it with --labels pose")
         self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
-        # Two sizes were chosen for a two-stage detector, whose classifier names items from the frame itself.
-        self.scales = Scales() if dynamic and two_stage else Scales(zoom=1.0)
+        self.scales = Scales()
         self.suppression = Suppression()
         self.tiling = Tiling()
 
