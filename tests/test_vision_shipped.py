@@ -492,7 +492,7 @@ def doubted(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def close_up_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Image 238, a close-up of cards large in the frame, which ``detector.Scales`` enlarged reads again at 416."""
+    """Image 238, a close-up of cards large in the frame, which ``detector.Scales`` read first at 544 px reads again at 416."""
     return _one_photo(tmp_path_factory.mktemp("close_up"), 238)
 
 
@@ -539,28 +539,51 @@ def _sizes_read(detector: Detector, read: Callable[[], object]) -> list[int]:
     return sizes
 
 
-def test_every_frame_is_read_once_at_the_model_s_size_unless_enlarged(close_up_build: Path) -> None:
+def test_every_frame_is_read_once_at_the_model_s_size_unless_read_larger(close_up_build: Path) -> None:
     """``detector.Scales``: the shipped detector learnt at 416 px and reads every frame once there.
-    Enlarged 1.3 times, the benchmark's table (cards a few percent of the frame) is read once at 544
-    px; a close-up's cards are large there, so it is read again at the model's own 416."""
+    Read first at 544 px, the benchmark's table (cards a few percent of the frame) is read once; a
+    close-up's cards are large there, so it is read again at the model's own 416."""
     from bench.frames import table_photo
     from oxeye.vision.detector import Detector, Scales
 
     detector = Detector()
     table, (_, close_up) = table_photo(), _the_photo(close_up_build)
-    assert (detector.size, detector.zoomed) == (416, 416)
+    assert (detector.size, detector.first_size) == (416, 416)
     assert _sizes_read(detector, lambda: detector.read(table)) == [416]
     assert _sizes_read(detector, lambda: detector.read(close_up)) == [416]
-    detector.scales = Scales(zoom=1.3)
-    assert detector.zoomed == 544
+    detector.scales = Scales(first=540)
+    assert detector.first_size == 544  # to the stride
     assert _sizes_read(detector, lambda: detector.read(table)) == [544]
     assert _sizes_read(detector, lambda: detector.read(close_up)) == [544, 416]
     assert detector.read(table).read_at == 544 and detector.read(close_up).read_at == 416
 
 
+def test_a_detector_that_learnt_at_320_px_reads_a_table_at_416_and_a_close_up_again_at_320(
+        tmp_path: Path, close_up_build: Path) -> None:
+    """The detectors shipped before learnt at 320 px: with their input size in the metadata the same
+    ``Scales`` reads them as they were served, so that ``oxeye evaluate --against`` compares like with like."""
+    import onnx
+
+    from bench.frames import table_photo
+    from oxeye.models import DEFAULT_MODEL
+    from oxeye.vision.classifier import CLASSIFIER_NAME
+    from oxeye.vision.detector import Detector
+
+    model = onnx.load(str(DEFAULT_MODEL))
+    (entry,) = [e for e in model.metadata_props if e.key == "imgsz"]
+    entry.value = "[320, 320]"
+    onnx.save(model, str(tmp_path / "oxeye.onnx"))
+    (tmp_path / CLASSIFIER_NAME).write_bytes(DEFAULT_MODEL.with_name(CLASSIFIER_NAME).read_bytes())
+    detector = Detector(tmp_path / "oxeye.onnx")
+    table, (_, close_up) = table_photo(), _the_photo(close_up_build)
+    assert (detector.size, detector.first_size) == (320, 416)
+    assert _sizes_read(detector, lambda: detector.read(table)) == [416]
+    assert _sizes_read(detector, lambda: detector.read(close_up)) == [416, 320]
+
+
 def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(close_up_build: Path) -> None:
     """A live table passes each frame's size on to the next (``Detector.read``'s ``start``): read at two
-    sizes (a zoom of 1.3), a camera held over one hand is read once a frame at the model's 416 px, and a
+    sizes (first at 544 px), a camera held over one hand is read once a frame at the model's 416 px, and a
     change of view costs one frame a second reading; the readings are those of a frame read afresh."""
     from bench.frames import table_photo
     from oxeye.service.live import LiveTable
@@ -569,7 +592,7 @@ def test_a_camera_s_frame_is_read_first_at_the_size_its_last_frame_was(close_up_
     from oxeye.vision.images import Decoded
 
     detector = Detector()
-    detector.scales = Scales(zoom=1.3)
+    detector.scales = Scales(first=544)
     live = LiveTable(detector, load_preset("niuniu"), 0, {}, settle_frames=3)
     table, (_, close_up) = table_photo(), _the_photo(close_up_build)
     views = [close_up, close_up, table, table, close_up]
@@ -585,11 +608,11 @@ def test_the_scales_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> 
     from oxeye.vision.evaluate import synthetic
 
     chosen = Scales()
-    figures = main([str(hidden), "1.3:0.15", f"{chosen.zoom}:{chosen.large}"])
-    assert figures[chosen.zoom, chosen.large] == synthetic(Detector(), hidden)
-    enlarged = Detector()
-    enlarged.scales = Scales(zoom=1.3, large=0.15)
-    assert figures[1.3, 0.15] == synthetic(enlarged, hidden)
+    figures = main([str(hidden), "544:0.15", f"{chosen.first}:{chosen.large}"])
+    assert figures[chosen.first, chosen.large] == synthetic(Detector(), hidden)
+    larger = Detector()
+    larger.scales = Scales(first=544, large=0.15)
+    assert figures[544, 0.15] == synthetic(larger, hidden)
 
 
 def test_the_suppression_sweep_scores_each_setting_as_evaluate_does(hidden: Path) -> None:

@@ -47,17 +47,17 @@ class Suppression:
 @dataclass(frozen=True)
 class Scales:
     """The input sizes a frame is read at (by a two-stage detector with a dynamic input; any other
-    reads at its own size). First ``zoom`` times the size the detector was trained at (rounded to
-    its stride): a table seen whole holds items smaller than most it was trained on, and enlarged a
-    little it finds more of them, fanned cards above all. Where the items it finds there are large
-    (their median short side over ``large`` of the frame's long side: a close-up), it reads the
-    frame again at its own size, as enlarged they would lie beyond the sizes it learnt. A ``zoom``
-    of 1 reads each frame once, at the model's size: the shipped detector learnt at 416 px, and read
-    there once it reads more items than the detector before it read at 416 and 320 px, in no more
-    time (a zoom of 1.3, at 544 px, reads more of them at 1.4 times the time). Chosen on tuning
-    builds with ``python -m bench.scales_sweep``; MODEL_CARD.md has the figures."""
+    reads at its own size). First at ``first`` pixels (rounded to the stride), the size at which a
+    table seen whole, 1280x720, shows its small and fanned cards large enough to be found. Where
+    the items found there are large (their median short side over ``large`` of the frame's long
+    side: a close-up) and the detector learnt at another size, it reads the frame again at its own,
+    as enlarged they would lie beyond the sizes it learnt. The shipped detector learnt at 416 px and
+    reads each frame once; one that learnt at 320 reads a table at 416 and a close-up again at 320,
+    as the detectors shipped before did. Chosen on tuning builds with ``python -m
+    bench.scales_sweep``; MODEL_CARD.md has the figures (544 px reads more items, at 1.4 times the
+    detector's time)."""
 
-    zoom: float = 1.0
+    first: int = 416
     large: float = 0.15
 
 
@@ -86,7 +86,7 @@ class Detector:
         if two_stage and self.keypoints != KEYPOINTS:
             raise OSError(f"{model} finds cards and tiles without their {KEYPOINTS} keypoints: retrain it with --labels pose")
         self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
-        self.scales = Scales()
+        self.scales = Scales() if dynamic and two_stage else Scales(first=self.size)
         self.suppression = Suppression()
         self.tiling = Tiling()
 
@@ -110,16 +110,16 @@ class Detector:
                           found.rival_scores, found.rival_ids, fit.points_to_frame(found.keypoints))
 
     @property
-    def zoomed(self) -> int:
-        """The input size a frame is read at first (``Scales``): the model's own times the zoom, to its stride."""
+    def first_size(self) -> int:
+        """The input size a frame is read at first (``Scales.first``, to the stride; a fixed input's own)."""
         if self.stride is None:
             return self.size
-        return max(self.stride, round(self.size * self.scales.zoom / self.stride) * self.stride)
+        return max(self.stride, round(self.scales.first / self.stride) * self.stride)
 
     def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None,
              start: int | None = None) -> Reading:
-        """Items named, each physical item once, grouped into hands. The frame is read enlarged, and again at
-        the model's own size where what it finds is large (``Scales``); given as ``start`` the size a camera's
+        """Items named, each physical item once, grouped into hands. The frame is read at ``Scales.first``, and
+        again at the model's own size where that differs and what it finds is large (``Scales``); given as ``start`` the size a camera's
         last frame was read at (``Reading.read_at``), it is read at that first, and again only where it calls
         for the other size, so that a camera held over one hand pays one reading a frame. Detections under
         ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a short hand
@@ -146,11 +146,11 @@ class Detector:
         def candidates(size: int) -> Detections:
             return of_kinds(self.detect(image, floor, size=size), self.names, kinds)
 
-        read_at = start if start in (self.size, self.zoomed) else self.zoomed
+        read_at = start if start in (self.size, self.first_size) else self.first_size
         found = candidates(read_at)
-        if self.zoomed != self.size:
+        if self.first_size != self.size:
             close_up = _median_short_side(found, conf) > self.scales.large * max(image.shape[:2])
-            if (wanted := self.size if close_up else self.zoomed) != read_at:
+            if (wanted := self.size if close_up else self.first_size) != read_at:
                 read_at, found = wanted, candidates(wanted)
         found = cross_class_suppression(found, self.suppression.cross)
         if self.classifier is None:
