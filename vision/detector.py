@@ -55,7 +55,7 @@ class Scales:
     reads each frame once; one that learnt at 320 reads a table at 416 and a close-up again at 320,
     as the detectors shipped before did. Chosen on tuning builds with ``python -m
     bench.scales_sweep``; MODEL_CARD.md has the figures (544 px reads more items, at 1.4 times the
-    detector's time)."""
+    frame's time)."""
 
     first: int = 416
     large: float = 0.15
