@@ -25,7 +25,7 @@ from oxeye.vision.grouping import group_hands
 from oxeye.vision.reading import Reading
 
 
-class _ReadOnce:
+class ReadOnce:
     """Reads each photo with the model once, in the order ``synthetic`` visits them; each later pass
     regroups the items it kept under the weight of the moment, as only the grouping changes. (The
     search of short hands, ``vision.completion``, follows the grouping; it is not redone, so the
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> dict[float, dict[str, float]]:
     parser.add_argument("turns", type=real_number, nargs="+", metavar="TURN", help="weights to try")
     parser.add_argument("--model", type=Path, help="also read the photos with this ONNX model")
     args = parser.parse_args(argv)
-    reader = _ReadOnce(Detector(args.model)) if args.model is not None else None
+    reader = ReadOnce(Detector(args.model)) if args.model is not None else None
     shipped, figures = grouping.TURN, {}
     try:
         for turn in args.turns:

@@ -409,6 +409,23 @@ def test_the_grouping_sweep_reads_each_photo_once_and_scores_as_evaluate_does(sc
     assert set(figures[0.0]) == {"grouping_accuracy_on_true_items", "hands_exact"}
 
 
+def test_the_unsure_sweep_scores_as_evaluate_does_and_puts_the_shipped_value_back(scenes: Path) -> None:
+    """At the shipped value its regrouping of the items kept from the first reading scores the sure hands
+    and flags exactly as a fresh reading of every photo; flagging no neighbour reads at least as many
+    hands surely, and the shipped value is back in place after."""
+    from bench.unsure_sweep import MOVED, main
+    from oxeye.vision import grouping
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import synthetic
+
+    shipped = grouping.UNSURE
+    figures = main([str(scenes), "0", str(shipped)])
+    fresh = synthetic(Detector(), scenes)
+    assert figures[shipped] == {name: fresh[name] for name in MOVED}
+    assert figures[0.0]["sure_hands"] >= figures[shipped]["sure_hands"]
+    assert grouping.UNSURE == shipped
+
+
 
 def test_the_panorama_benchmark_lays_scenes_side_by_side_with_their_labels(scenes: Path) -> None:
     """One scene alone is the build itself, read as evaluate reads it, whole and in windows alike; two side by
