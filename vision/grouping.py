@@ -33,8 +33,9 @@ GAP = 0.4  # items whose boxes are closer than this many item lengths belong to 
 THICKNESS = 4.0  # weight of a group's spread across its main axis (per item) against its tree length
 TURN = 1.5  # item lengths added to the distance between two items per radian they are turned from each other
 # A member of a complete hand whose nearest item of another hand lies at most this many times as far
-# as its nearest fellow member is flagged: it may be the other hand's (chosen on tuning builds).
-UNSURE = 1.25
+# as its nearest fellow member is flagged: it may be the other hand's (chosen on tuning builds with
+# python -m bench.unsure_sweep).
+UNSURE = 1.4
 
 
 def _clusters(boxes: np.ndarray, reach: float) -> list[list[int]]:
