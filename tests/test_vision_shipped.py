@@ -426,7 +426,6 @@ def test_the_unsure_sweep_scores_as_evaluate_does_and_puts_the_shipped_value_bac
     assert grouping.UNSURE == shipped
 
 
-
 def test_the_panorama_benchmark_lays_scenes_side_by_side_with_their_labels(scenes: Path) -> None:
     """One scene alone is the build itself, read as evaluate reads it, whole and in windows alike; two side by
     side hold both scenes' items, the second's moved right by the first's width, and read as many of them."""
