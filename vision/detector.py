@@ -119,9 +119,10 @@ class Detector:
     def read(self, image: np.ndarray, conf: float = CONF, kinds: Collection[str] | None = None,
              start: int | None = None) -> Reading:
         """Items named, each physical item once, grouped into hands. The frame is read at ``Scales.first``, and
-        again at the model's own size where that differs and what it finds is large (``Scales``); given as ``start`` the size a camera's
-        last frame was read at (``Reading.read_at``), it is read at that first, and again only where it calls
-        for the other size, so that a camera held over one hand pays one reading a frame. Detections under
+        again at the model's own size where that differs and what it finds is large (``Scales``); given as
+        ``start`` the size a camera's last frame was read at (``Reading.read_at``), it is read at that first,
+        and again only where it calls for the other size, so that a camera held over one hand pays one
+        reading a frame. Detections under
         ``conf`` are kept where their crops read surely (``classifier.Rescue``); then the items a short hand
         lacks are looked for where they would lie (``vision.completion``). Given the ``kinds`` on the table (a
         table playing with cards knows it holds no tiles), detections of other kinds are dropped before
