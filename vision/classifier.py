@@ -76,12 +76,14 @@ class Shown:
     margin: float = 0.1
     weight: float = 0.0
 
-    def weights(self, box: np.ndarray, keypoints: np.ndarray) -> np.ndarray:
-        """Each of a card's two crops' weight, from its ``box`` and its two keypoints (2, 2 or more)."""
-        points = np.asarray(keypoints, np.float64)[:, :2]
-        grow = self.margin * float(np.linalg.norm(points[1] - points[0]))
-        on = ((points >= np.asarray(box[:2]) - grow) & (points <= np.asarray(box[2:]) + grow)).all(axis=1)
-        return np.where(on, 1.0, self.weight) if on.any() else np.ones(len(points))
+    def weights(self, boxes: np.ndarray, keypoints: np.ndarray) -> np.ndarray:
+        """Each card's two crops' weights (N, 2), from its box (N, 4) and its two keypoints (N, 2, 2 or more);
+        all at once, as one card at a time cost 2.7 ms of a 39 ms frame of 37 detections."""
+        points = np.asarray(keypoints, np.float64)[:, :2, :2]
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 1, 4)
+        grow = self.margin * np.linalg.norm(points[:, 1] - points[:, 0], axis=1)[:, None, None]
+        on = ((points >= boxes[..., :2] - grow) & (points <= boxes[..., 2:] + grow)).all(axis=2)
+        return np.where(on | ~on.any(axis=1, keepdims=True), 1.0, self.weight)
 
 
 class Classifier:
@@ -123,12 +125,8 @@ class Classifier:
         """Which of the detections' two crops (N, 2) are cut and read: not a card's crop that ``shown`` weighs at 0
         (its index under the card over it; 34 of the 74 crops of the speed benchmark's fanned frame), which counts
         as showing nothing of the card."""
-        read = np.ones((len(found), 2), bool)
-        if self.shown.weight == 0:
-            for n, (box, class_id, points) in enumerate(zip(found.boxes, found.class_ids, found.keypoints)):
-                if KINDS[class_id] == "card":
-                    read[n] = self.shown.weights(box, points) > 0
-        return read
+        cards = np.asarray([KINDS[class_id] == "card" for class_id in found.class_ids], bool).reshape(-1, 1)
+        return ~cards | (self.shown.weights(found.boxes, found.keypoints) > 0)
 
     def complete(self, levels: list[np.ndarray], items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
@@ -231,13 +229,14 @@ def name_items(found: Detections, probabilities: np.ndarray, twins: Twins = Twin
     surer one seen twice (``twins``) is dropped.
     """
     items = []
-    for box, box_score, class_id, points, pair in zip(found.boxes, found.scores, found.class_ids, found.keypoints,
-                                                      probabilities):
+    weights = shown.weights(found.boxes, found.keypoints)
+    for box, box_score, class_id, points, pair, weight in zip(found.boxes, found.scores, found.class_ids,
+                                                              found.keypoints, probabilities, weights):
         kind = KINDS[class_id]
         unread = _unread(pair)
         if unread and box_score < LOW_SCORE:
             continue
-        code, score, rival, rival_score = item_name(kind, pair, shown.weights(box, points) if kind == "card" else None)
+        code, score, rival, rival_score = item_name(kind, pair, weight if kind == "card" else None)
         if box_score < threshold and score < sure:
             continue
         doubtful = unread or box_score < LOW_SCORE
