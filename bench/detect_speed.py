@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     from oxeye.vision.classifier import CLASSIFIER_WEIGHTS, Rescue, detection_crops
     from oxeye.vision.completion import Completion
-    from oxeye.vision.crops import pyramid, to_blob
+    from oxeye.vision.crops import Pyramid, to_blob
     from oxeye.vision.detector import Detector, Scales
     from oxeye.vision.offline import ultralytics_offline
     from oxeye.vision.train_classifier import load_classifier
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     def theirs() -> None:
         found = reference.predict(frame, imgsz=read_at, conf=0.25, iou=0.7, verbose=False)[0]
         if namer is not None and len(found.boxes):
-            crops = detection_crops(pyramid(frame), found.boxes.cls.numpy(), found.keypoints.data.numpy(),
+            crops = detection_crops(Pyramid(frame), found.boxes.cls.numpy(), found.keypoints.data.numpy(),
                                     detector.classifier.size)
             with torch.no_grad():
                 namer(torch.from_numpy(to_blob(crops))).softmax(dim=1)

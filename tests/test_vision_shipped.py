@@ -71,7 +71,7 @@ def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(s
 
     from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS, Classifier
     from oxeye.vision.crop_net import to_tensor
-    from oxeye.vision.crops import item_crops, pyramid
+    from oxeye.vision.crops import Pyramid, item_crops
     from oxeye.vision.evaluate import true_items
     from oxeye.vision.images import read_image
     from oxeye.vision.train_classifier import load_classifier
@@ -83,7 +83,7 @@ def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(s
     crops = []
     for path in sorted((scenes / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        levels = pyramid(read_image(scenes / meta["image"]))
+        levels = Pyramid(read_image(scenes / meta["image"]))
         crops += [item_crops(levels, item.kind, item.keypoints, size) for item in true_items(meta)]
     crops = np.concatenate(crops)
     with torch.no_grad():

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -15,7 +16,7 @@ from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CR
 from oxeye.vision.classifier import Doubt, Shown, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
-from oxeye.vision.crops import SIDE, item_crops, key_crop, pyramid, to_blob
+from oxeye.vision.crops import SIDE, Pyramid, item_crops, key_crop, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode, iou_matrix, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
@@ -379,8 +380,11 @@ def test_a_keypoint_crop_is_centred_turned_and_scaled_by_the_two_keypoints() -> 
     image = np.zeros((400, 600, 3), np.uint8)
     image[100:110, 200:210] = (0, 0, 255)  # a red mark at (205, 105) and a green one 100 px to its right
     image[100:110, 300:310] = (0, 255, 0)
-    levels = pyramid(image)
+    levels = Pyramid(image)
     assert [level.shape[:2] for level in levels] == [(400, 600), (200, 300), (100, 150), (50, 75)]
+    assert np.array_equal(Pyramid(image)[2], cv2.pyrDown(cv2.pyrDown(image)))  # made when asked for, as up front
+    with pytest.raises(IndexError):
+        levels[-1]
     red, green = np.array([204.5, 104.5]), np.array([304.5, 104.5])
     crop = key_crop(levels, red, green, 40.0, 40)  # one frame pixel a crop pixel; green turned to below
     assert crop.shape == (40, 40, 3)

@@ -14,7 +14,7 @@ import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, PIP_CLASSES
 from oxeye.vision.completion import Completion, Spot, spots
-from oxeye.vision.crops import item_crops, to_blob
+from oxeye.vision.crops import Pyramid, item_crops, to_blob
 from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, RIVAL_RATIO, Hand, Item, doubt
 from oxeye.vision.runtime import open_session, required
@@ -110,8 +110,8 @@ class Classifier:
             return np.zeros((0, len(self.names)), np.float32)
         return self.session.run(None, {self.input_name: to_blob(crops)})[0]
 
-    def name(self, levels: list[np.ndarray], found: Detections, threshold: float = 0.0) -> list[Item]:
-        """One item per detection whose crops (cut from the frame's ``crops.pyramid``) show a card or
+    def name(self, levels: Pyramid, found: Detections, threshold: float = 0.0) -> list[Item]:
+        """One item per detection whose crops (cut from the frame's ``crops.Pyramid``) show a card or
         tile, best first; doubts flagged, never guessed. Detections scoring under ``threshold`` stay
         only as ``self.rescue`` allows."""
         read = self._read(found)
@@ -128,9 +128,9 @@ class Classifier:
         cards = np.asarray([KINDS[class_id] == "card" for class_id in found.class_ids], bool).reshape(-1, 1)
         return ~cards | (self.shown.weights(found.boxes, found.keypoints) > 0)
 
-    def complete(self, levels: list[np.ndarray], items: list[Item], hands: list[Hand]) -> list[Item]:
+    def complete(self, levels: Pyramid, items: list[Item], hands: list[Hand]) -> list[Item]:
         """``items`` and after them the cards found where short hands' missing cards would lie
-        (``vision.completion``; crops cut from the frame's ``crops.pyramid``), each flagged
+        (``vision.completion``; crops cut from the frame's ``crops.Pyramid``), each flagged
         low-confidence; a find that is a found item seen twice (``twins``) is left out."""
         looked = spots(items, hands, self.completion.reach) if self.completion.sure <= 1 else []
         if not looked:
@@ -144,10 +144,10 @@ class Classifier:
         return without_twins(items + finds, self.twins) if finds else items
 
 
-def detection_crops(levels: list[np.ndarray], class_ids: np.ndarray, keypoints: np.ndarray, size: int,
+def detection_crops(levels: Pyramid, class_ids: np.ndarray, keypoints: np.ndarray, size: int,
                     read: np.ndarray | None = None) -> np.ndarray:
     """The two keypoint crops (N * 2, size, size, 3) of N detections of a two-stage detector, item by
-    item, cut from the frame's ``crops.pyramid``: their kinds' indices and keypoints (N, 2, 2 or 3)
+    item, cut from the frame's ``crops.Pyramid``: their kinds' indices and keypoints (N, 2, 2 or 3)
     in frame pixels; only those ``read`` (N, 2) keeps, where given."""
     which = np.ones((len(class_ids), 2), bool) if read is None else read
     return np.concatenate([item_crops(levels, KINDS[int(c)], points, size, kept)

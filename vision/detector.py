@@ -13,7 +13,7 @@ from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KEYPOINTS, KINDS, kind_of
 from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier, Twins, without_twins
 from oxeye.vision.corners import collapse
-from oxeye.vision.crops import pyramid
+from oxeye.vision.crops import Pyramid
 from oxeye.vision.decode import Detections, cross_class_suppression, decode, iou_matrix, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.images import colourless
@@ -157,7 +157,7 @@ class Detector:
         if self.classifier is None:
             items = collapse(found, self.names)
             return items, group_hands(items), read_at
-        levels = pyramid(image)  # both the naming and the search of short hands crop from it
+        levels = Pyramid(image)  # both the naming and the search of short hands crop from it
         items = self.classifier.name(levels, found, conf)
         hands = group_hands(items)
         completed = self.classifier.complete(levels, items, hands)

@@ -34,7 +34,7 @@ from scipy.stats import bootstrap
 
 from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, KIND_OF_PLURAL, LABEL_MODES, label_classes
 from oxeye.vision.classifier import item_name
-from oxeye.vision.crops import item_crops, pyramid
+from oxeye.vision.crops import Pyramid, item_crops
 from oxeye.vision.decode import iou_matrix
 from oxeye.vision.detector import Detector
 from oxeye.vision.grouping import group_hands
@@ -278,7 +278,7 @@ def naming(detector: Detector, data: Path) -> float:
         items = true_items(meta)
         if not items:
             continue
-        levels = pyramid(read_image(data / meta["image"]))
+        levels = Pyramid(read_image(data / meta["image"]))
         crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, detector.classifier.size)
                                 for item in items])
         pairs = detector.classifier.probabilities(crops).reshape(len(items), 2, len(CROP_CLASSES))

@@ -18,7 +18,7 @@ import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CROP_CLASSES, PIP_CLASSES
 from oxeye.vision.classifier import CLASSIFIER_NAME, CLASSIFIER_WEIGHTS
-from oxeye.vision.crops import item_crops, pyramid
+from oxeye.vision.crops import Pyramid, item_crops
 from oxeye.vision.decode import iou_matrix
 from oxeye.vision.images import read_image, written_aside
 from oxeye.vision.train import read_record, require_build, require_run_folder
@@ -168,7 +168,7 @@ def prepare_crops(sources: tuple[Path, ...], size: int, per_class: int, val_frac
             wanted += [("card", bare, 0, BACKGROUND) for bare in _bare_points(meta, rng, 2)]
         if not wanted:
             continue
-        levels = pyramid(read_image(metas[n].parent.parent / meta["image"]))  # OSError naming one missing
+        levels = Pyramid(read_image(metas[n].parent.parent / meta["image"]))  # OSError naming one missing
         for kind, points, end, label in wanted:
             part = "val" if counts["val"][label] <= val_fraction * counts["train"][label] else "train"
             if counts[part][label] < cap[label]:
