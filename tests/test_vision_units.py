@@ -621,8 +621,10 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     assert perfect["item_accuracy_95"] == [1.0, 1.0]
     assert perfect["five_item_hands"] > 20 and perfect["missed"] == 0.0
     groups = {key for key in perfect if key.startswith("accuracy_")}
-    assert {"accuracy_cards", "accuracy_tiles", "accuracy_half_visible"} <= groups
+    assert {"accuracy_cards", "accuracy_tiles", "accuracy_half_visible", "accuracy_medium", "accuracy_large"} <= groups
     assert all(perfect[key] == 1.0 for key in groups)
+    sizes = [perfect.get(f"items_{size}", 0) for size in ("small", "medium", "large")]
+    assert sum(sizes) == perfect["items"] and perfect["items_cards"] + perfect["items_tiles"] == perfect["items"]
     assert perfect["keypoint_error_median"] == perfect["keypoint_error_p90"] == 0.0
     strayed = synthetic(_Oracle(scenes, stray=0.1), scenes)
     assert strayed["keypoint_error_median"] == pytest.approx(0.1) and strayed["item_accuracy"] == 1.0
@@ -655,6 +657,18 @@ def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(sce
     cards_only = synthetic(halved, scenes)
     assert cards_only["accuracy_cards"] == 1.0 and cards_only["accuracy_tiles"] == 0.0
     assert cards_only["missed"] == pytest.approx(1 - cards_only["item_accuracy"]) and 0 < cards_only["missed"] < 1
+
+
+def test_items_are_sized_by_their_short_side_against_the_photos_long_side() -> None:
+    """Small under 4% of the photo's long side, large from 10%, whichever way the photo or the box lies: a
+    fanned card's strip 40 pixels wide in a 1280-pixel frame is small however tall it is."""
+    from oxeye.vision.evaluate import _size
+
+    assert _size([0.0, 0.0, 51.0, 300.0], 1280) == "small"
+    assert _size([10.0, 20.0, 61.2, 71.2], 1280) == "medium"  # 51.2 pixels: 4% exactly
+    assert _size([0.0, 0.0, 300.0, 127.9], 1280) == "medium"
+    assert _size([0.0, 0.0, 128.0, 128.0], 1280) == "large"
+    assert _size([0.0, 0.0, 30.0, 30.0], 720) == "medium"  # a portrait photo's long side is its height
 
 
 def test_an_item_named_at_its_index_but_boxed_off_it_reads_its_hand_right_though_not_found_by_box(

@@ -44,6 +44,7 @@ from oxeye.vision.reading import Item, Reading
 from oxeye.vision.train import read_record
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")  # a real photo beside its labels, these in either case
+SMALL, LARGE = 0.04, 0.10  # an item's size group by its box's short side over the photo's long side (``_size``)
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
@@ -152,11 +153,21 @@ def _on_burnt_out(items: list[Item], meta: dict) -> np.ndarray:
 
 def _groups(meta: dict) -> list[tuple[str, ...]]:
     """The groups each labelled item of a generated image is tallied in: its kind, its hand's
-    arrangement, and whether at least half of it shows."""
+    arrangement, whether at least half of it shows, and its size (``_size``)."""
     arrangement = {i: hand["arrangement"] for hand in meta["hands"] for i in hand["items"]}
+    long_side = max(meta["width"], meta["height"])
     return [(f"{item['kind']}s", arrangement.get(n, "no_hand"),
-             "half_visible" if item["visible_fraction"] >= 0.5 else "under_half_visible")
+             "half_visible" if item["visible_fraction"] >= 0.5 else "under_half_visible",
+             _size(item["box"], long_side))
             for n, item in enumerate(meta["items"])]
+
+
+def _size(box: list[float], long_side: int) -> str:
+    """``small``, ``medium`` or ``large``: the labelled box's short side under 4%, under 10% or at least 10% of
+    the photo's long side, about 16 and 42 pixels of a frame read at 416 (``detector.Scales``). A share of the
+    photo, not of any detector's input, so that two detectors read at two sizes are judged on the same items."""
+    share = min(box[2] - box[0], box[3] - box[1]) / long_side
+    return "small" if share < SMALL else "medium" if share < LARGE else "large"
 
 
 def _first(matched: list[int], standing: list[int]) -> int:
@@ -184,13 +195,14 @@ def _sure_verdict(hand: frozenset[int], read_right: set[frozenset[int]], stood: 
 
 
 def synthetic(detector: Detector, data: Path, told: bool = False) -> dict[str, object]:
-    """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement and visibility),
-    the share of items never found, items reported twice, exact five-item hands, how far the flags
-    can be trusted (the shares of wrong reports flagged, of unflagged reports right, and of right
-    reports flagged all the same; and of the sure hands, five items and none flagged, the hands a
-    table would score, those read exactly) and, for a model with keypoints, the median and 90th
-    percentile of the keypoint error of the items found once, over a held-out build. ``told``: the
-    detector is told each photo's item kinds, as a table's rules tell the service."""
+    """Per-item accuracy (overall, and as ``accuracy_GROUP`` by kind, arrangement, visibility and size,
+    each group's count as ``items_GROUP``), the share of items never found, items reported twice,
+    exact five-item hands, how far the flags can be trusted (the shares of wrong reports flagged, of
+    unflagged reports right, and of right reports flagged all the same; and of the sure hands, five
+    items and none flagged, the hands a table would score, those read exactly) and, for a model with
+    keypoints, the median and 90th percentile of the keypoint error of the items found once, over a
+    held-out build. ``told``: the detector is told each photo's item kinds, as a table's rules tell the
+    service."""
     return synthetic_by_photo(detector, data, told)[0]
 
 
@@ -257,6 +269,7 @@ def synthetic_by_photo(detector: Detector, data: Path,
                **_flag_figures(reports), "sure_hands": sure_hands,
                "sure_hands_right": _share(sure_right, sure_hands - sure_right), "sure_hands_unjudged": unjudged}
     figures |= {f"accuracy_{group}": good / total for group, (good, total) in sorted(tally.items())}
+    figures |= {f"items_{group}": total for group, (_, total) in sorted(tally.items())}
     if errors:
         figures["keypoint_error_median"] = float(np.median(errors))
         figures["keypoint_error_p90"] = float(np.percentile(errors, 90))
