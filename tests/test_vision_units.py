@@ -376,6 +376,19 @@ def test_label_text_per_mode() -> None:
     assert pose[1][5:] == ["0.600000", "0.300000", "2", "0", "0", "0"]
 
 
+def test_an_item_glare_alone_hides_is_found_by_the_pose_detector_and_named_by_no_label() -> None:
+    """A burnt-out tile is there to be found (its hand is short without it) but has no name to read."""
+    tile = {"code": "5-1", "kind": "tile", "box": [50, 50, 70, 90],
+            "corner_boxes": [{"box": [50, 50, 70, 70], "centre": [60, 60], "visible": 0.0},
+                             {"box": [50, 70, 70, 90], "centre": [60, 80], "visible": 0.0}]}
+    meta = {"width": 100, "height": 200, "items": [], "burnt_out": [tile]}
+    assert label_text(meta, "pose").split() == ["1", "0.600000", "0.350000", "0.200000", "0.200000",
+                                                 "0.600000", "0.300000", "2", "0.600000", "0.400000", "2"]
+    assert [label_text(meta, mode) for mode in ("items", "corners", "both")] == ["", "", ""]
+    del meta["burnt_out"]  # builds before stop 44 list none
+    assert label_text(meta, "pose") == ""
+
+
 def test_a_keypoint_crop_is_centred_turned_and_scaled_by_the_two_keypoints() -> None:
     image = np.zeros((400, 600, 3), np.uint8)
     image[100:110, 200:210] = (0, 0, 255)  # a red mark at (205, 105) and a green one 100 px to its right

@@ -168,10 +168,13 @@ def _keypoint_text(item: dict, width: int, height: int) -> str:
 
 
 def label_text(meta: dict, mode: str) -> str:
-    """YOLO label lines for one generated image in label mode ``mode`` (see ``classes.label_classes``)."""
+    """YOLO label lines for one generated image in label mode ``mode`` (see ``classes.label_classes``).
+
+    The pose detector, which finds items and names none, also learns the items glare alone hides
+    (``burnt_out``): unseen, such a tile left its hand short and the grouping filled it from a neighbour's."""
     class_id = {name: i for i, name in enumerate(label_classes(mode))}
     lines = []
-    for item in meta["items"]:
+    for item in meta["items"] + (meta.get("burnt_out", []) if mode == "pose" else []):
         if mode == "pose":
             line = _yolo_line(class_id[item["kind"]], item["box"], meta["width"], meta["height"])
             lines.append(line and line + _keypoint_text(item, meta["width"], meta["height"]))
