@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,11 @@ from oxeye.service.rules_files import load_rules, preset_names
 # inherits it: a tiny model trained on 1 thread where a test before had imported ultralytics in the same
 # worker, on 2 otherwise, weights apart and tests hanging on test order. Set here, it is the same throughout.
 os.environ.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
+
+# A shell starts a background job (`make test &` in a script) with Ctrl-C ignored, and every `oxeye` a test
+# starts inherits that: the tests that press Ctrl-C in it saw it go unheard. They mean a terminal's Ctrl-C.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
