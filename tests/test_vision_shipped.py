@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from oxeye.vision.reading import Item
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model shipped yet in models/")
-# The bar for a busy scene, which the shipped model does not reach yet (94.4% of held-out items,
-# see models/MODEL_CARD.md). Strict: the suite fails once a model reads it back, so that the mark goes.
+# The bar for a busy scene, which the shipped model does not reach yet (the reason says how far; see
+# models/MODEL_CARD.md). Strict: the suite fails once a model reads it back, so that the mark goes.
 NOT_YET = pytest.mark.xfail(strict=True, reason="the shipped model reads 95.3% of held-out items (MODEL_CARD.md)")
 
 
