@@ -52,20 +52,13 @@ class Scales:
     the items found there are large (their median short side over ``large`` of the frame's long
     side: a close-up) and the detector learnt at another size, it reads the frame again at its own,
     as enlarged they would lie beyond the sizes it learnt. The shipped detector learnt at 416 px and
-    reads a table at 480, where more of its small and fanned cards are found, and a close-up again at
-    416; one that learnt at 320 reads a table at 416 and a close-up again at 320, as the detectors
-    shipped until stop 47 did (``served``). Chosen on tuning builds with ``python -m
-    bench.scales_sweep``; MODEL_CARD.md has the figures (480 px reads more items at 1.18 times the
-    frame's time of 416; 512 and 544 no more)."""
+    reads each frame once; one that learnt at 320 reads a table at 416 and a close-up again at 320,
+    as the detectors shipped before did. Chosen on tuning builds with ``python -m
+    bench.scales_sweep``; MODEL_CARD.md has the figures (544 px reads more items, at 1.4 times the
+    frame's time)."""
 
-    first: int = 480
+    first: int = 416
     large: float = 0.15
-
-    @classmethod
-    def served(cls, learnt: int) -> Scales:
-        """The sizes a detector that learnt at ``learnt`` px is read at: a table at 416 for one that learnt
-        under it, as those were chosen and served; at ``first`` for the rest."""
-        return cls(first=416) if learnt < 416 else cls()
 
 
 class Detector:
@@ -93,7 +86,7 @@ class Detector:
         if two_stage and self.keypoints != KEYPOINTS:
             raise OSError(f"{model} finds cards and tiles without their {KEYPOINTS} keypoints: retrain it with --labels pose")
         self.classifier = Classifier(Path(model).with_name(CLASSIFIER_NAME), threads) if two_stage else None
-        self.scales = Scales.served(self.size) if dynamic and two_stage else Scales(first=self.size)
+        self.scales = Scales() if dynamic and two_stage else Scales(first=self.size)
         self.suppression = Suppression()
         self.tiling = Tiling()
 
