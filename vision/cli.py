@@ -216,8 +216,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "the first epoch and fits the epochs and their schedule to the time (e.g. a GPU's lease; not with --resume)")
     train.add_argument("--keypoint-sigma", type=real_number, metavar="SIGMA",
                        help=f"OKS sigma of the keypoints, which weights their loss ({KEYPOINT_SIGMA}; the shipped "
-                            "detector's first 3 epochs ran at ultralytics' 0.5: MODEL_CARD.md's recipe; not with "
-                            "--resume)")
+                            "detector learnt at it from its first epoch; at ultralytics' 0.5, gpu2 read worse: "
+                            "models/EXPERIMENTS.md; not with --resume)")
     train.set_defaults(handler=_train, extra="train")
 
     classify = subparsers.add_parser("train-classifier", help="train the second stage, which names each item a "

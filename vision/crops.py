@@ -17,8 +17,9 @@ import numpy as np
 
 # Crop side as a share of the distance between an item's keypoints: a card's two index centres lie
 # about a card's height apart and an index is about 0.2 of that across, so 0.6 holds the index even
-# when the detector's keypoint strays by its 90th-percentile error (0.19, MODEL_CARD.md); a tile's
-# two half centres lie half a tile apart, and the crop holds one half.
+# when the detector's keypoint strays by its 90th-percentile error (0.2 for the detector it was chosen
+# with, 0.1 for the shipped one: MODEL_CARD.md, Accuracy); a tile's two half centres lie half a tile
+# apart, and the crop holds one half.
 SIDE = {"card": 0.6, "tile": 1.0}
 PYRAMID_LEVELS = 4  # a crop is cut from the level where it shrinks by at most 2x, so it is never aliased
 
