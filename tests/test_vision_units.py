@@ -16,7 +16,7 @@ from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CLASS_ID, CLASSES, CR
 from oxeye.vision.classifier import Doubt, Shown, Twins, name_items
 from oxeye.vision.completion import spots
 from oxeye.vision.corners import collapse
-from oxeye.vision.crops import SIDE, Pyramid, item_crops, key_crop, to_blob
+from oxeye.vision.crops import SIDE, Pyramid, item_crops, key_crop, moved_crops, to_blob
 from oxeye.vision.decode import Detections, cross_class_suppression, decode, iou_matrix, proposed_once
 from oxeye.vision.grouping import group_hands
 from oxeye.vision.letterbox import letterbox
@@ -418,6 +418,20 @@ def test_a_keypoint_crop_is_centred_turned_and_scaled_by_the_two_keypoints() -> 
     assert item_crops(levels, "tile", points, 20, (False, False)).shape == (0, 20, 20, 3)
     blob = to_blob(pair)
     assert blob.shape == (2, 3, 20, 20) and blob.dtype == np.float32 and blob[0, 0, 10, 10] == pytest.approx(pair[0, 10, 10, 2] / 255)
+
+
+def test_a_crop_s_six_variants_move_its_content_each_way_and_zoom_it_about_the_centre() -> None:
+    crops = np.zeros((2, 32, 32, 3), np.uint8)
+    crops[0, 10, 20] = 255  # a dot right of and above the centre (15.5, 15.5), in the first crop only
+    moved = moved_crops(crops, 3.0, 0.25)
+    assert moved.shape == (6, 2, 32, 32, 3) and not moved[:, 1].any()  # variant by variant, the second crop dark
+    dots = [np.unravel_index(variant[..., 0].argmax(), (32, 32)) for variant in moved[:, 0]]
+    assert dots[:4] == [(10, 23), (10, 17), (13, 20), (7, 20)]  # right, left, down, up
+    (y_in, x_in), (y_out, x_out) = dots[4:]
+    assert x_in > 20 and y_in < 10 and 20 > x_out > 15.5 and 15.5 > y_out > 10  # away from, toward the centre
+    assert moved_crops(crops[:0], 3.0, 0.25).shape == (6, 0, 32, 32, 3)
+    assert np.array_equal(moved_crops(crops, 3.0, 0.0), moved[:4]) and np.array_equal(moved_crops(crops, 0.0, 0.25), moved[4:])
+    assert moved_crops(crops, 0.0, 0.0).shape == (0, 2, 32, 32, 3)
 
 
 def _pairs(*readings: tuple[tuple[str, float], ...]) -> np.ndarray:

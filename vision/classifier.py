@@ -14,7 +14,7 @@ import numpy as np
 
 from oxeye.vision.classes import BACKGROUND, CARD_CLASSES, CROP_CLASSES, KINDS, PIP_CLASSES
 from oxeye.vision.completion import Completion, Spot, spots
-from oxeye.vision.crops import Pyramid, item_crops, to_blob
+from oxeye.vision.crops import Pyramid, item_crops, moved_crops, to_blob
 from oxeye.vision.decode import Detections, intersections
 from oxeye.vision.reading import AMBIGUOUS, LOW_CONFIDENCE, LOW_SCORE, RIVAL_RATIO, Hand, Item, doubt
 from oxeye.vision.runtime import open_session, required
@@ -65,6 +65,20 @@ class Doubt:
 
 
 @dataclass(frozen=True)
+class Recheck:
+    """Which crops are read again, and how: one whose best class scores under ``below`` is read again moved
+    ``shift`` pixels each way and zoomed by ``zoom`` either way (``crops.moved_crops``; 0 leaves either out),
+    and all its readings' probabilities averaged. A crop cut a little off its index, or with a neighbour's
+    index at its edge, is read sure of the wrong class less often so: fewer doubles and misnamed fanned
+    cards. Chosen on tuning builds with ``python -m bench.recheck_sweep``; MODEL_CARD.md has the figures.
+    A ``below`` of 0 turns it off."""
+
+    below: float = 0.75
+    shift: float = 3.0
+    zoom: float = 0.1
+
+
+@dataclass(frozen=True)
 class Shown:
     """Which of a card's two index crops name it. The detector boxes a card by the part of it that shows,
     so a card tucked under another has its hidden index off its box, and the crop there shows the card
@@ -97,6 +111,7 @@ class Classifier:
         self.rescue = Rescue()
         self.doubt = Doubt()
         self.completion = Completion()
+        self.recheck = Recheck()
         required(metadata, ("names", "imgsz"), model, "'oxeye train-classifier'")
         self.size = int(np.max(metadata["imgsz"]))
         names = metadata["names"]
@@ -105,9 +120,20 @@ class Classifier:
             raise OSError(f"{model} does not classify oxeye's item crops (its classes: {', '.join(self.names[:5])}, ...)")
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(N, classes) probabilities for BGR crops (N, size, size, 3)."""
+        """(N, classes) probabilities for BGR crops (N, size, size, 3); those read unsure, read again as
+        ``self.recheck`` says."""
         if not len(crops):
             return np.zeros((0, len(self.names)), np.float32)
+        read = self._run(crops)
+        unsure = read.max(axis=1) < self.recheck.below
+        variants = moved_crops(crops[unsure], self.recheck.shift, self.recheck.zoom)
+        if variants.size:
+            again = self._run(variants.reshape(-1, *crops.shape[1:])).reshape(len(variants), -1, len(self.names))
+            read[unsure] = (read[unsure] + again.sum(axis=0)) / (len(variants) + 1)
+        return read
+
+    def _run(self, crops: np.ndarray) -> np.ndarray:
+        """The network's (N, classes) probabilities for BGR crops (N, size, size, 3), read once each."""
         return self.session.run(None, {self.input_name: to_blob(crops)})[0]
 
     def name(self, levels: Pyramid, found: Detections, threshold: float = 0.0) -> list[Item]:

@@ -74,6 +74,24 @@ def item_crops(levels: Pyramid, kind: str, points: np.ndarray, size: int,
     return np.stack(crops) if crops else np.zeros((0, size, size, 3), levels[0].dtype)
 
 
+def moved_crops(crops: np.ndarray, shift: float, zoom: float) -> np.ndarray:
+    """Variants of each crop (N, size, size, 3) as (V, N, size, size, 3): its content moved ``shift`` pixels
+    right, left, down and up, then enlarged and shrunk by ``zoom`` about its centre (border pixels repeat),
+    as a keypoint a little off its index or a crop a little large would have cut it; a ``shift`` or ``zoom``
+    of 0 leaves its variants out."""
+    size = crops.shape[1]
+    middle = size / 2 - 0.5
+    moves = [(shift, 0.0, 1.0), (-shift, 0.0, 1.0), (0.0, shift, 1.0), (0.0, -shift, 1.0)] if shift else []
+    moves += [(0.0, 0.0, 1.0 + zoom), (0.0, 0.0, 1.0 - zoom)] if zoom else []
+    variants = np.zeros((len(moves), *crops.shape), crops.dtype)
+    for n, (dx, dy, scale) in enumerate(moves):
+        matrix = np.array([[scale, 0.0, middle * (1 - scale) + dx], [0.0, scale, middle * (1 - scale) + dy]])
+        for m, crop in enumerate(crops):
+            variants[n, m] = cv2.warpAffine(crop, matrix, (size, size), flags=cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE)
+    return variants
+
+
 def to_blob(crops: np.ndarray) -> np.ndarray:
     """BGR uint8 crops (N, H, W, 3) as the classifier takes them, in training and serving alike:
     float32 RGB (N, 3, H, W) in [0, 1]."""
