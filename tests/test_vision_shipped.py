@@ -95,12 +95,12 @@ def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(s
 def test_crops_read_unsure_are_read_again_moved_and_their_readings_averaged(scenes: Path) -> None:
     """``Recheck``: a crop whose best class scores under ``below`` reads as the mean of its own reading and
     its six moved variants'; a sure one as it read once; at a ``below`` of 0 every crop reads once."""
-    from oxeye.vision.classifier import Classifier, Recheck
+    from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier, Recheck
     from oxeye.vision.crops import Pyramid, item_crops, moved_crops
     from oxeye.vision.evaluate import true_items
     from oxeye.vision.images import read_image
 
-    classifier = Classifier(DEFAULT_MODEL.with_name("oxeye-cls.onnx"))
+    classifier = Classifier(DEFAULT_MODEL.with_name(CLASSIFIER_NAME))
     meta = json.loads(next((scenes / "meta").glob("*.json")).read_text())
     levels = Pyramid(read_image(scenes / meta["image"]))
     crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, classifier.size) for item in true_items(meta)])
