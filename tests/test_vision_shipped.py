@@ -132,6 +132,28 @@ def test_the_recheck_sweep_scores_each_setting_as_evaluate_does(hidden: Path) ->
     assert figures[0.0, 2.0] == synthetic(once, hidden)
 
 
+def test_a_paired_sweep_gives_each_later_setting_s_gain_over_the_first_and_a_timed_one_its_cost(scenes: Path) -> None:
+    """``--paired``: a later setting's gain is its items read right less the first's, over the items, with the
+    interval ``evaluate.interval`` gives the two readings of the same photos; ``--time``: each setting's
+    median time on the benchmark frame, and its ratio to the first's."""
+    from bench.recheck_sweep import main
+    from oxeye.vision.classifier import Recheck
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import interval, synthetic_by_photo
+
+    figures = main([str(scenes), "0:3", "0.99:3:0.1", "--paired", "--time", "2"])
+    off, fussy = figures[0.0, 3.0], figures[0.99, 3.0, 0.1]
+    assert "gain_over_first" not in off
+    assert fussy["gain_over_first"] == pytest.approx(fussy["item_accuracy"] - off["item_accuracy"])
+    readers = [Detector(), Detector()]
+    readers[0].classifier.recheck, readers[1].classifier.recheck = Recheck(below=0.0), Recheck(0.99, 3.0, 0.1)
+    (_, items, before), (_, _, after) = (synthetic_by_photo(reader, scenes) for reader in readers)
+    low, high = fussy["gain_over_first_95"]
+    assert [low, high] == interval(items, after, before) and low <= fussy["gain_over_first"] <= high
+    assert off["time_over_first"] == 1.0 and off["frame_ms"] > 0 and fussy["frame_ms"] > 0
+    assert fussy["time_over_first"] == pytest.approx(fussy["frame_ms"] / off["frame_ms"], rel=0.01)
+
+
 def test_a_card_s_crop_off_its_box_is_not_read_and_the_items_are_those_read_from_every_crop(
         scenes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The crop its box does not show counts for nothing (``Shown``), so it is not classified: on six held-out
@@ -731,6 +753,26 @@ def test_a_sweep_takes_a_rule_s_further_fields_where_given_and_refuses_more(doub
         assert "invalid inside:unsure:meet value" in capsys.readouterr().err
 
 
+def test_a_sweep_s_setting_leaves_the_fields_it_omits_as_the_rule_ships_them(doubted: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting short of a rule's further fields reads with the shipped values of those, not with the
+    values the setting before it gave."""
+    import oxeye.vision.evaluate as evaluate
+    from bench.twins_sweep import main
+    from oxeye.vision.classifier import Twins
+
+    read_with: list[Twins] = []
+    synthetic_by_photo = evaluate.synthetic_by_photo
+
+    def noted(detector: Detector, data: Path, told: bool = False) -> tuple[dict[str, object], list[int], list[int]]:
+        read_with.append(detector.classifier.twins)
+        return synthetic_by_photo(detector, data, told)
+
+    monkeypatch.setattr(evaluate, "synthetic_by_photo", noted)
+    main([str(doubted), "1.1:0:0", "0.4:0.3"])
+    assert read_with == [Twins(1.1, 0.0, 0.0), Twins(0.4, 0.3, Twins.meet)]
+
+
 def test_the_doubt_sweep_flags_more_under_a_higher_bar_and_reads_the_same(hidden: Path) -> None:
     from bench.doubt_sweep import main
     from oxeye.vision.classifier import Doubt
@@ -815,3 +857,24 @@ def test_the_architecture_benchmark_times_a_candidate_beside_the_shipped_detecto
     for height, width in SHAPES:
         assert result["shipped"][f"{width}x{height}_ratio_to_shipped"] == 1.0
         assert all(figures[f"{width}x{height}_ms"] > 0 for figures in result.values())
+
+
+def test_an_index_read_from_a_frame_shrunk_to_a_small_reading_s_detail_is_named_less_often(
+        scenes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench.index_resolution``: the photos as they are name items as ``evaluate.naming`` does; shrunk to a
+    96 px reading's detail (and enlarged back to their size), the cards' indices are named less often."""
+    from bench.index_resolution import main, shrunk
+    from oxeye.vision.detector import Detector
+    from oxeye.vision.evaluate import naming
+
+    figures = main([str(scenes), "full", "96"])
+    full, small = figures["full"], figures["96"]
+    assert full["cards"] == small["cards"] > 0 and full["tiles"] == small["tiles"] > 0
+    named = full["cards_named"] * full["cards"] + full["tiles_named"] * full["tiles"]
+    assert named / (full["cards"] + full["tiles"]) == pytest.approx(naming(Detector(), scenes))
+    assert small["cards_named"] < full["cards_named"] - 0.2
+    frame = np.arange(720 * 1280 * 3, dtype=np.uint8).reshape(720, 1280, 3)
+    assert shrunk(frame, 416).shape == frame.shape and not np.array_equal(shrunk(frame, 416), frame)
+    with pytest.raises(SystemExit):
+        main([str(scenes / "images"), "416"])
+    assert "holds no build" in capsys.readouterr().err
