@@ -27,13 +27,14 @@ import json
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path, PureWindowsPath
 
 import numpy as np
 from scipy.stats import bootstrap
 
 from oxeye.vision.classes import CLASS_ID, CROP_CLASSES, KIND_OF_PLURAL, LABEL_MODES, label_classes
-from oxeye.vision.classifier import item_name
+from oxeye.vision.classifier import Classifier, item_name
 from oxeye.vision.crops import Pyramid, item_crops
 from oxeye.vision.decode import iou_matrix
 from oxeye.vision.detector import Detector
@@ -285,19 +286,30 @@ def true_items(meta: dict) -> list[Item]:
 def naming(detector: Detector, data: Path) -> float:
     """The second stage alone: the share of items of a held-out build that the classifier names right
     from crops around their true keypoints."""
-    right = total = 0
+    counts = naming_by_kind(detector.classifier, data).values()
+    return sum(right for right, _ in counts) / max(sum(total for _, total in counts), 1)
+
+
+def naming_by_kind(classifier: Classifier, data: Path,
+                   seen: Callable[[np.ndarray], np.ndarray] | None = None) -> dict[str, tuple[int, int]]:
+    """Per kind, the items of a build that ``classifier`` names right from crops around their true keypoints,
+    and the items; each photo first passed through ``seen`` where given (a benchmark's way of showing the
+    classifier only what a coarser look at the frame keeps)."""
+    counts: dict[str, list[int]] = {}
     for path in sorted((data / "meta").glob("*.json")):
         meta = read_record(path)
         items = true_items(meta)
         if not items:
             continue
-        levels = Pyramid(read_image(data / meta["image"]))
-        crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, detector.classifier.size)
-                                for item in items])
-        pairs = detector.classifier.probabilities(crops).reshape(len(items), 2, len(CROP_CLASSES))
-        right += sum(item_name(item.kind, pair)[0] == item.code for item, pair in zip(items, pairs))
-        total += len(items)
-    return right / max(total, 1)
+        image = read_image(data / meta["image"])
+        levels = Pyramid(seen(image) if seen is not None else image)
+        crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, classifier.size) for item in items])
+        pairs = classifier.probabilities(crops).reshape(len(items), 2, len(CROP_CLASSES))
+        for item, pair in zip(items, pairs):
+            tally = counts.setdefault(item.kind, [0, 0])
+            tally[0] += item_name(item.kind, pair)[0] == item.code
+            tally[1] += 1
+    return {kind: (right, total) for kind, (right, total) in sorted(counts.items())}
 
 
 def grouping(data: Path) -> float:
