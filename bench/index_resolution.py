@@ -1,7 +1,7 @@
 """How well an index can be named from what a detector reading the frame at a given size sees.
 
 Why the detector does not name what it finds (MODEL_CARD.md, Why two stages): each photo of a build is
-shrunk as the letterbox shrinks it (long side to SIZE, ``cv2.INTER_LINEAR``) and enlarged back, then the
+shrunk as the letterbox shrinks it (``letterbox.fitted``: long side to SIZE) and enlarged back, then the
 classifier names every item from crops at its true keypoints (``evaluate.naming_by_kind``), as a corner-index
 detector reading at SIZE would have to. ``full`` leaves the photos as they are: the two-stage pipeline's own
 view. Prints, for each size, the share of cards and of tiles named right. Run on a tuning build:
@@ -20,6 +20,7 @@ import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.cli import whole_number
+from oxeye.vision.letterbox import fitted
 
 FULL = "full"  # the photos as they are
 
@@ -27,10 +28,7 @@ FULL = "full"  # the photos as they are
 def shrunk(image: np.ndarray, size: int) -> np.ndarray:
     """``image`` with only the detail left that a reading at ``size`` px (its long side) keeps, at its own size."""
     height, width = image.shape[:2]
-    scale = size / max(height, width)
-    small = cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
-                       interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(fitted(image, size)[0], (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 def size_or_full(text: str) -> int | None:

@@ -40,6 +40,18 @@ class Letterbox:
         return out
 
 
+def fitted(image: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    """``image`` scaled (linearly) to fit ``size`` x ``size``, and the scale: what the detector sees of a frame,
+    before the padding."""
+    height, width = image.shape[:2]
+    scale = min(size / height, size / width)
+    # At least a pixel each way: a sliver of a frame (2000 x 3) would otherwise shrink to nothing.
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    if (new_w, new_h) != (width, height):
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    return image, scale
+
+
 def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
     """A BGR frame -> (1, 3, H, W) float32 RGB in [0, 1] and the mapping back.
 
@@ -47,16 +59,12 @@ def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[
     with a dynamic input) only the short side is padded, to a multiple of ``stride``, which
     for a 16:9 frame leaves 40% fewer pixels to run.
     """
-    height, width = image.shape[:2]
-    scale = min(size / height, size / width)
-    # At least a pixel each way: a sliver of a frame (2000 x 3) would otherwise shrink to nothing.
-    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    image, scale = fitted(image, size)
+    new_h, new_w = image.shape[:2]
     out_w, out_h = size, size
     if stride:
         out_w, out_h = new_w + (size - new_w) % stride, new_h + (size - new_h) % stride
     pad_x, pad_y = (out_w - new_w) / 2, (out_h - new_h) / 2
-    if (new_w, new_h) != (width, height):
-        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     top, left = round(pad_y - 0.1), round(pad_x - 0.1)
     canvas = cv2.copyMakeBorder(image, top, out_h - new_h - top, left, out_w - new_w - left,
                                 cv2.BORDER_CONSTANT, value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
