@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.cli import whole_number
+from oxeye.vision.cli import build_folder, whole_number
 from oxeye.vision.letterbox import fitted
 
 FULL = "full"  # the photos as they are
@@ -41,12 +41,10 @@ size_or_full.__name__ = "size or 'full'"  # argparse names the type in its refus
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, object]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("sizes", type=size_or_full, nargs="+", metavar="SIZE", help="long sides in px, or 'full'")
     parser.add_argument("--classifier", type=Path, help="the classifier's ONNX (the shipped one)")
     args = parser.parse_args(argv)
-    if not (args.data / "meta").is_dir():
-        parser.error(f"{args.data} holds no build (no meta/ folder): make one with 'oxeye dataset build'")
 
     from oxeye.vision.classifier import CLASSIFIER_NAME, Classifier
     from oxeye.vision.evaluate import naming_by_kind

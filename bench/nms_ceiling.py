@@ -18,7 +18,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from oxeye.vision.cli import real_number
+from oxeye.vision.cli import build_folder, real_number
 from oxeye.vision.decode import iou_matrix
 
 
@@ -49,11 +49,9 @@ def ceiling(data: Path, iou: float) -> dict[str, float | int]:
 
 def main(argv: list[str] | None = None) -> list[dict[str, float | int]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("ious", type=real_number, nargs="+", help="suppression IoUs to try")
     args = parser.parse_args(argv)
-    if not (args.data / "meta").is_dir():
-        parser.error(f"{args.data} is not a folder written by 'oxeye dataset build' (no meta/)")
     results = [ceiling(args.data, iou) for iou in args.ious]
     for result in results:
         print(json.dumps(result))

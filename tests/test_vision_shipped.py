@@ -877,4 +877,4 @@ def test_an_index_read_from_a_frame_shrunk_to_a_small_reading_s_detail_is_named_
     assert shrunk(frame, 416).shape == frame.shape and not np.array_equal(shrunk(frame, 416), frame)
     with pytest.raises(SystemExit):
         main([str(scenes / "images"), "416"])
-    assert "holds no build" in capsys.readouterr().err
+    assert "is not a folder written by 'oxeye dataset build'" in capsys.readouterr().err

@@ -640,6 +640,19 @@ def test_the_suppression_ceiling_keeps_the_most_items_no_two_of_which_clash() ->
     assert lost_to_suppression([], 0.7) == 0
 
 
+def test_a_benchmark_refuses_a_folder_that_is_not_a_build_of_images(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``cli.build_folder``: a folder without meta/, or with an empty one, is refused as the arguments are read,
+    in ``train.require_build``'s words, not measured as 0 of 0 items."""
+    from bench.nms_ceiling import main
+
+    for problem in ("is not a folder written by 'oxeye dataset build' (no meta/)", "holds no images (meta/ is empty)"):
+        with pytest.raises(SystemExit):
+            main([str(tmp_path), "0.7"])
+        assert f"{tmp_path} {problem}" in capsys.readouterr().err
+        (tmp_path / "meta").mkdir(exist_ok=True)
+
+
 def test_evaluation_gives_full_marks_to_a_perfect_reader_and_catches_doubles(scenes: Path) -> None:
     from oxeye.vision.evaluate import synthetic
 

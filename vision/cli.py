@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.classes import KINDS, LABEL_MODES
-from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN
+from oxeye.vision.train import KEYPOINT_SIGMA, NEW_RUN, build_problem
 
 if TYPE_CHECKING:
     from oxeye.vision.images import Decoded
@@ -103,6 +103,14 @@ def whole_number(least: int | None = None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def build_folder(text: str) -> Path:
+    """An argparse type for a build of images given as an argument (``train.build_problem``), refused as it is
+    parsed: read, an empty folder gave every figure as 0 of 0."""
+    if problem := build_problem(Path(text)):
+        raise argparse.ArgumentTypeError(f"{text} {problem}")
+    return Path(text)
 
 
 def real_number(text: str) -> float:

@@ -29,12 +29,20 @@ ITEM_KEYS = frozenset({"code", "kind", "box", "visible_fraction", "corner_boxes"
 CORNER_KEYS = frozenset({"box", "centre", "visible"})
 
 
-def require_build(folder: Path) -> None:
-    """ValueError unless ``folder`` was written by 'oxeye dataset build' and holds an image (meta/*.json)."""
+def build_problem(folder: Path) -> str | None:
+    """What keeps ``folder`` from being a build of images, said of it ('is not ...'); None where it is one
+    (written by 'oxeye dataset build', holding an image: meta/*.json)."""
     if not (Path(folder) / "meta").is_dir():
-        raise ValueError(f"--data {folder} is not a folder written by 'oxeye dataset build' (no meta/)")
+        return "is not a folder written by 'oxeye dataset build' (no meta/)"
     if next((Path(folder) / "meta").glob("*.json"), None) is None:
-        raise ValueError(f"--data {folder} holds no images (meta/ is empty)")
+        return "holds no images (meta/ is empty)"
+    return None
+
+
+def require_build(folder: Path) -> None:
+    """ValueError unless ``folder``, given as --data, is a build of images (``build_problem``)."""
+    if problem := build_problem(folder):
+        raise ValueError(f"--data {folder} {problem}")
 
 
 def read_record(path: Path) -> dict:
