@@ -58,15 +58,14 @@ def sweep(model: Path, data: Path, settings: list[Setting], rule: str, fields: t
         return values
 
     figures: dict[Setting, dict[str, object]] = {}
-    first: list[int] = []
-    for chosen in settings:
+    for n, chosen in enumerate(settings):
         values = put(chosen)
         figures[chosen], items, rights = synthetic_by_photo(detector, data)
-        if paired and chosen != settings[0]:
+        if n == 0:
+            first = rights
+        elif paired:
             figures[chosen] |= {"gain_over_first": (sum(rights) - sum(first)) / max(sum(items), 1),
                                 "gain_over_first_95": interval(items, rights, first)}
-        if chosen == settings[0]:
-            first = rights
         if real is not None:
             figures[chosen] |= {f"real_{k}": v for k, v in real_cards(detector, real).items()}
         print(json.dumps({**values, **rounded(figures[chosen])}), flush=True)
