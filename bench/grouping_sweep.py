@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.vision import grouping
-from oxeye.vision.cli import real_number
+from oxeye.vision.cli import build_folder, real_number
 from oxeye.vision.detector import Detector
 from oxeye.vision.evaluate import grouping as grouping_alone
 from oxeye.vision.evaluate import synthetic
@@ -47,7 +47,7 @@ class ReadOnce:
 
 def main(argv: list[str] | None = None) -> dict[float, dict[str, float]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("turns", type=real_number, nargs="+", metavar="TURN", help="weights to try")
     parser.add_argument("--model", type=Path, help="also read the photos with this ONNX model")
     args = parser.parse_args(argv)

@@ -25,7 +25,7 @@ import numpy as np
 from bench.sweep import Setting, rounded, settings_of
 from bench.timing import alternated_medians
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.cli import real_number, whole_number
+from oxeye.vision.cli import build_folder, real_number, whole_number
 from oxeye.vision.detector import Detector
 from oxeye.vision.evaluate import synthetic
 from oxeye.vision.images import read_image
@@ -115,7 +115,7 @@ def _reading(detector: Detector, tiling: Tiling, image: np.ndarray) -> Callable[
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, dict[str, object]]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build' (--imgsz 1280)")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build' (--imgsz 1280)")
     parser.add_argument("settings", type=settings_of(("window", "overlap")), nargs="*", metavar="WINDOW:OVERLAP",
                         help="window shapes and overlaps to try (the shipped one when none)")
     parser.add_argument("--scenes", type=whole_number(1), nargs="+", default=[1, 2, 3, 4], help="scenes side by side (1 2 3 4)")

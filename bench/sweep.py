@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from oxeye.models import DEFAULT_MODEL
-from oxeye.vision.cli import real_number, whole_number
+from oxeye.vision.cli import build_folder, real_number, whole_number
 
 Setting = tuple[float, ...]
 
@@ -99,7 +99,7 @@ def command(argv: list[str] | None, doc: str, rule: str, fields: tuple[str, ...]
     --model, --real, --paired, --time."""
     metavar = ":".join(field.upper() for field in fields[:2]) + "".join(f"[:{field.upper()}]" for field in fields[2:])
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("settings", type=settings_of(fields), nargs="+", metavar=metavar,
                         help=f"settings of the {rule} rule to try")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")

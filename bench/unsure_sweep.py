@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.grouping_sweep import ReadOnce
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision import grouping
-from oxeye.vision.cli import real_number
+from oxeye.vision.cli import build_folder, real_number
 from oxeye.vision.detector import Detector
 from oxeye.vision.evaluate import synthetic
 
@@ -28,7 +28,7 @@ MOVED = ("sure_hands", "sure_hands_right", "sure_hands_unjudged", "wrong_reports
 
 def main(argv: list[str] | None = None) -> dict[float, dict[str, object]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="a folder written by 'oxeye dataset build'")
+    parser.add_argument("data", type=build_folder, help="a folder written by 'oxeye dataset build'")
     parser.add_argument("values", type=real_number, nargs="+", metavar="UNSURE", help="values to try")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="ONNX model (shipped)")
     args = parser.parse_args(argv)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -640,15 +641,18 @@ def test_the_suppression_ceiling_keeps_the_most_items_no_two_of_which_clash() ->
     assert lost_to_suppression([], 0.7) == 0
 
 
-def test_a_benchmark_refuses_a_folder_that_is_not_a_build_of_images(tmp_path: Path,
+@pytest.mark.parametrize(("bench", "setting"), [("nms_ceiling", "0.7"), ("index_resolution", "416"),
+                                                ("recheck_sweep", "0:3:0.1"), ("grouping_sweep", "0.5"),
+                                                ("unsure_sweep", "0.5"), ("panorama", "1:0.2")])
+def test_a_benchmark_refuses_a_folder_that_is_not_a_build_of_images(bench: str, setting: str, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """``cli.build_folder``: a folder without meta/, or with an empty one, is refused as the arguments are read,
-    in ``train.require_build``'s words, not measured as 0 of 0 items."""
-    from bench.nms_ceiling import main
+    in ``train.require_build``'s words, not measured as 0 of 0 items (the sweeps so measured it)."""
+    main = importlib.import_module(f"bench.{bench}").main
 
     for problem in ("is not a folder written by 'oxeye dataset build' (no meta/)", "holds no images (meta/ is empty)"):
         with pytest.raises(SystemExit):
-            main([str(tmp_path), "0.7"])
+            main([str(tmp_path), setting])
         assert f"{tmp_path} {problem}" in capsys.readouterr().err
         (tmp_path / "meta").mkdir(exist_ok=True)
 
