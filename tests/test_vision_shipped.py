@@ -92,6 +92,18 @@ def test_the_shipped_classifier_is_eight_bit_and_names_crops_as_its_weights_do(s
     assert len(crops) > 100 and (classifier.probabilities(crops).argmax(axis=1) == floats.argmax(axis=1)).mean() >= 0.98
 
 
+def test_the_agreement_benchmark_reads_some_photos_and_refuses_a_missing_classifier(
+        scenes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.quantized_agreement import main
+
+    figures = main([str(scenes), "--photos", "2"])[str(scenes)]
+    items = sum(len(json.loads(path.read_text())["items"]) for path in sorted((scenes / "meta").glob("*.json"))[:2])
+    assert figures["crops"] == 2 * items and json.loads(capsys.readouterr().out)["crops"] == figures["crops"]
+    with pytest.raises(SystemExit) as refused:
+        main([str(scenes), "--classifier", str(tmp_path / "none.onnx")])
+    assert refused.value.code == 2 and f"no model at {tmp_path / 'none.onnx'}" in capsys.readouterr().err
+
+
 def test_crops_read_unsure_are_read_again_moved_and_their_readings_averaged(scenes: Path) -> None:
     """``Recheck``: a crop whose best class scores under ``below`` reads as the mean of its own reading and
     its six moved variants'; a sure one as it read once; at a ``below`` of 0 every crop reads once."""

@@ -27,7 +27,7 @@ import json
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PureWindowsPath
 
 import numpy as np
@@ -290,20 +290,25 @@ def naming(detector: Detector, data: Path) -> float:
     return sum(right for right, _ in counts) / max(sum(total for _, total in counts), 1)
 
 
+def true_crops(data: Path, size: int, seen: Callable[[np.ndarray], np.ndarray] | None = None,
+               photos: int | None = None) -> Iterator[tuple[list[Item], np.ndarray]]:
+    """Per photo of a build (the first ``photos`` where given) with labelled items: those items, and the
+    crops of side ``size`` around their true keypoints, two an item; each photo first passed through
+    ``seen`` where given (a benchmark's way of showing the classifier only what a coarser look keeps)."""
+    for path in sorted((data / "meta").glob("*.json"))[:photos]:
+        meta = read_record(path)
+        if items := true_items(meta):
+            image = read_image(data / meta["image"])
+            levels = Pyramid(seen(image) if seen is not None else image)
+            yield items, np.concatenate([item_crops(levels, item.kind, item.keypoints, size) for item in items])
+
+
 def naming_by_kind(classifier: Classifier, data: Path,
                    seen: Callable[[np.ndarray], np.ndarray] | None = None) -> dict[str, tuple[int, int]]:
-    """Per kind, the items of a build that ``classifier`` names right from crops around their true keypoints,
-    and the items; each photo first passed through ``seen`` where given (a benchmark's way of showing the
-    classifier only what a coarser look at the frame keeps)."""
+    """Per kind, the items of a build that ``classifier`` names right from crops around their true keypoints
+    (``true_crops``, each photo passed through ``seen`` where given), and the items."""
     counts: dict[str, list[int]] = {}
-    for path in sorted((data / "meta").glob("*.json")):
-        meta = read_record(path)
-        items = true_items(meta)
-        if not items:
-            continue
-        image = read_image(data / meta["image"])
-        levels = Pyramid(seen(image) if seen is not None else image)
-        crops = np.concatenate([item_crops(levels, item.kind, item.keypoints, classifier.size) for item in items])
+    for items, crops in true_crops(data, classifier.size, seen):
         pairs = classifier.probabilities(crops).reshape(len(items), 2, len(CROP_CLASSES))
         for item, pair in zip(items, pairs):
             tally = counts.setdefault(item.kind, [0, 0])
