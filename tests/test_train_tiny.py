@@ -175,6 +175,21 @@ def test_quantizing_refuses_bad_arguments_and_leaves_the_served_model_alone(
     assert served.read_bytes() == b"the model in service"
 
 
+def test_quantizing_refuses_a_weight_that_saturates_without_vnni_and_leaves_the_served_model_alone(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should onnxruntime quantize a weight past 64 (which a CPU without VNNI sums wrong), nothing is written."""
+    from oxeye.vision import quantize
+
+    monkeypatch.setattr(quantize, "widest_weight", lambda graph: quantize.PAIR_SAFE_WEIGHT + 1)
+    served = tmp_path / "oxeye-cls.onnx"
+    served.write_bytes(b"the model in service")
+    command = ["quantize-classifier", "--model", str(tiny / "run" / "oxeye-cls.pt"), "--data", str(tiny / "ds"),
+               "--out", str(served), "--per-class", "3"]
+    assert main(command) == 2
+    assert "onnxruntime quantized a weight to 65, past 64" in capsys.readouterr().err
+    assert served.read_bytes() == b"the model in service" and [p.name for p in tmp_path.iterdir()] == [served.name]
+
+
 def test_quantizing_below_a_file_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """It was found only where the quantized model was to be written, the calibration done."""
     (tmp_path / "meta").mkdir()
