@@ -84,7 +84,7 @@ def quantize_classifier(weights: Path, data: tuple[Path, ...], out: Path, per_cl
         in_floats = [node.name for node in nodes if node.op_type in ("Softmax", "Gemm", "MatMul")] + convolutions[:1]
         # Weights in 7 bits (reduce_range): on an x86 CPU without VNNI, onnxruntime multiplies 8-bit
         # activations by 8-bit weights in pairs summed to 16 bits, which saturate. With these choices the
-        # network names 99.7% of tuning crops as in floats on every CPU (MODEL_CARD.md, Serving).
+        # network names 99.7% to 99.9% of tuning crops as in floats, on every CPU (MODEL_CARD.md, Recipe).
         with contextlib.redirect_stdout(io.StringIO()):  # its calibration's progress lines, not ours to print
             quantize_static(str(prepared), str(quantized), Crops(), quant_format=QuantFormat.QDQ, per_channel=True,
                             reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
