@@ -24,27 +24,24 @@ from oxeye.vision.cli import build_folder, whole_number
 def agreement(quantized: Path, weights: Path, data: Path, photos: int | None = None) -> dict[str, float | int]:
     """The crops of ``data``'s first ``photos`` photos, and the shares of them the 8-bit ``quantized`` names
     as the float ``weights`` do, read fused (as this CPU runs it) and unfused."""
-    import onnxruntime as ort
     import torch
 
-    from oxeye.vision.crop_net import to_tensor
     from oxeye.vision.crops import to_blob
     from oxeye.vision.evaluate import true_crops
     from oxeye.vision.runtime import open_session
     from oxeye.vision.train_classifier import load_classifier
 
-    fused, metadata = open_session(quantized, 2, "name the 8-bit classifier's .onnx")
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    unfused = ort.InferenceSession(str(quantized), options, providers=["CPUExecutionProvider"])
+    hint = "name the 8-bit classifier's .onnx"
+    fused, metadata = open_session(quantized, 2, hint)
+    unfused, _ = open_session(quantized, 2, hint, fused=False)
     network, size = load_classifier(weights, metadata["imgsz"][0])
-    crops = np.concatenate([crops for _, crops in true_crops(data, size, photos=photos)])
+    blob = to_blob(np.concatenate([crops for _, crops in true_crops(data, size, photos=photos)]))
     with torch.no_grad():
-        floats = network(to_tensor(crops)).numpy().argmax(axis=1)
-    blob = {fused.get_inputs()[0].name: to_blob(crops)}
-    return {"crops": len(crops),
-            "fused": float((fused.run(None, blob)[0].argmax(axis=1) == floats).mean()),
-            "unfused": float((unfused.run(None, blob)[0].argmax(axis=1) == floats).mean())}
+        floats = network(torch.from_numpy(blob)).numpy().argmax(axis=1)
+    feed = {fused.get_inputs()[0].name: blob}
+    return {"crops": len(blob),
+            "fused": float((fused.run(None, feed)[0].argmax(axis=1) == floats).mean()),
+            "unfused": float((unfused.run(None, feed)[0].argmax(axis=1) == floats).mean())}
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float | int]]:

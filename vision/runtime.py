@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 
-def open_session(model: Path, threads: int, missing_hint: str) -> tuple[Any, dict[str, Any]]:
-    """An onnxruntime session on ``threads`` CPU threads, and the model's metadata with values parsed."""
+def open_session(model: Path, threads: int, missing_hint: str, fused: bool = True) -> tuple[Any, dict[str, Any]]:
+    """An onnxruntime session on ``threads`` CPU threads, and the model's metadata with values parsed. Not
+    ``fused``, its graph is run as written: an 8-bit model's quantize-dequantize pairs in floats, which is what
+    exact integer arithmetic gives, whatever kernels this CPU's onnxruntime would fuse them into."""
     import onnxruntime as ort
 
     if Path(model).is_dir():  # a run's folder: it was "no model at RUN", as if the path were mistyped
@@ -20,6 +22,8 @@ def open_session(model: Path, threads: int, missing_hint: str) -> tuple[Any, dic
     options.inter_op_num_threads = 1
     # Spinning worker threads cost more than they save on 2 shared cores (measured 37 ms vs 25 ms at 320 px).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    if not fused:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     try:
         session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own types for a corrupt file
