@@ -19,20 +19,54 @@ from torch.nn import functional
 from oxeye.vision.crops import to_blob
 
 WIDTHS = (24, 48, 96, 192)  # channels per stage; each stage halves the resolution, then refines once
+DISTIL_TEMPERATURE = 2.0  # a teacher's logits are softened by this before the student copies them (Hinton et al.)
+DISTIL_SHARE = 0.7  # and copying them weighs this much of the loss, the labels the rest
 
 
 def _conv(cin: int, cout: int, stride: int) -> list[nn.Module]:
     return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
 
-def crop_net(classes: int) -> nn.Sequential:
-    """Four stride-2 stages (64 -> 4 pixels), global average pooling, one linear layer: logits."""
+def crop_net(classes: int, widths: tuple[int, ...] = WIDTHS) -> nn.Sequential:
+    """Stride-2 stages of ``widths`` channels (four: 64 -> 4 pixels), each but the first refined by a second
+    convolution, then global average pooling and one linear layer: logits."""
     layers: list[nn.Module] = []
     cin = 3
-    for width in WIDTHS:
-        layers += _conv(cin, width, 2) + (_conv(width, width, 1) if width != WIDTHS[0] else [])
+    for stage, width in enumerate(widths):
+        layers += _conv(cin, width, 2) + (_conv(width, width, 1) if stage else [])
         cin = width
     return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(cin, classes))
+
+
+def stage_widths(model: nn.Module) -> tuple[int, ...]:
+    """The channels of each of a ``crop_net``'s stages (its stride-2 convolutions), saved beside its weights."""
+    return tuple(layer.out_channels for layer in model.modules() if isinstance(layer, nn.Conv2d) and layer.stride == (2, 2))
+
+
+@torch.no_grad()
+def narrowed(model: nn.Sequential, widths: tuple[int, ...]) -> nn.Sequential:
+    """A ``crop_net`` of ``widths`` holding ``model``'s strongest channels: each convolution keeps the outputs
+    its batch norm scales most (as network slimming prunes), and the layers after it their inputs. Taught on
+    from there, a narrower network starts from what the wide one learnt rather than from nothing."""
+    stages = stage_widths(model)
+    if len(widths) != len(stages) or any(not 1 <= new <= old for new, old in zip(widths, stages)):
+        raise ValueError(f"--widths {','.join(map(str, widths))} cannot narrow a network of widths "
+                         f"{','.join(map(str, stages))}: as many stages, none wider")
+    narrow = crop_net(model[-1].out_features, widths)
+    width_of = dict(zip(stages, widths))
+    kept = torch.arange(3)  # the input's colours
+    for old, new in zip(model, narrow):
+        if isinstance(old, nn.Conv2d):  # its outputs are chosen at the batch norm after it
+            inputs_kept, convolution = old.weight[:, kept], new
+        elif isinstance(old, nn.BatchNorm2d):
+            kept = old.weight.abs().argsort(descending=True)[:width_of[old.num_features]].sort().values
+            convolution.weight.copy_(inputs_kept[kept])
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(new, name).copy_(getattr(old, name)[kept])
+        elif isinstance(old, nn.Linear):
+            new.weight.copy_(old.weight[:, kept])
+            new.bias.copy_(old.bias)
+    return narrow
 
 
 def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
@@ -62,13 +96,28 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(to_blob(images))
 
 
+def distilled_loss(logits: torch.Tensor, targets: torch.Tensor, taught: torch.Tensor | None) -> torch.Tensor:
+    """Cross-entropy with label smoothing against the labels; with a teacher's logits ``taught`` for the same
+    crops, blended with the divergence from its softened probabilities (``DISTIL_SHARE``, ``DISTIL_TEMPERATURE``),
+    which tells a small network which wrong classes a crop resembles as well as which is right."""
+    labelled = functional.cross_entropy(logits, targets, label_smoothing=0.05)
+    if taught is None:
+        return labelled
+    heat = DISTIL_TEMPERATURE
+    copied = functional.kl_div(functional.log_softmax(logits / heat, dim=1), functional.log_softmax(taught / heat, dim=1),
+                               log_target=True, reduction="batchmean") * heat * heat
+    return DISTIL_SHARE * copied + (1 - DISTIL_SHARE) * labelled
+
+
 def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, batch: int, seed: int,
-        progress: Callable[[float], object] | None = None) -> list[float]:
-    """Train with AdamW on a one-cycle schedule and label smoothing, on a CUDA GPU where there is one (the
-    model is handed back on the CPU); returns the mean loss per epoch, each also given to ``progress`` as
-    its epoch ends."""
+        progress: Callable[[float], object] | None = None, teacher: nn.Module | None = None) -> list[float]:
+    """Train with AdamW on a one-cycle schedule and label smoothing (and from ``teacher``'s readings of the same
+    augmented crops, when given: ``distilled_loss``), on a CUDA GPU where there is one (the model is handed back
+    on the CPU); returns the mean loss per epoch, each also given to ``progress`` as its epoch ends."""
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model.to(device)
+    if teacher is not None:
+        teacher.to(device).eval()
     generator = torch.Generator(device=device).manual_seed(seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = epochs * math.ceil(len(images) / batch)
@@ -82,7 +131,9 @@ def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, b
         for start in range(0, len(images), batch):
             chosen = order[start:start + batch]
             inputs = augment(to_tensor(images[chosen.cpu().numpy()]).to(device), generator)
-            loss = functional.cross_entropy(model(inputs), targets[chosen], label_smoothing=0.05)
+            with torch.no_grad():
+                taught = teacher(inputs) if teacher is not None else None
+            loss = distilled_loss(model(inputs), targets[chosen], taught)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -92,6 +143,8 @@ def fit(model: nn.Module, images: np.ndarray, labels: np.ndarray, epochs: int, b
         if progress is not None:
             progress(losses[-1])
     model.cpu()
+    if teacher is not None:
+        teacher.cpu()
     return losses
 
 
