@@ -112,6 +112,44 @@ def test_the_classifier_fine_tunes_from_its_weights_of_the_same_crop_size(tiny: 
     assert any(not torch.equal(before[k], after[k]) for k in before)
 
 
+def test_the_classifier_narrows_a_trained_one_taught_by_it_and_serving_loads_it(tiny: Path, tmp_path: Path) -> None:
+    import torch
+
+    from oxeye.vision.classifier import Classifier
+
+    weights = tiny / "run" / "oxeye-cls.pt"
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(tmp_path / "narrow"), "--epochs", "1",
+                 "--batch", "32", "--per-class", "3", "--imgsz", str(TINY_CROP), "--model", str(weights),
+                 "--widths", "8,16,32,64", "--teacher", str(weights)]) == 0
+    assert tuple(torch.load(tmp_path / "narrow" / "oxeye-cls.pt", weights_only=True)["widths"]) == (8, 16, 32, 64)
+    classifier = Classifier(tmp_path / "narrow" / "oxeye-cls.onnx", threads=1)
+    crops = np.zeros((3, TINY_CROP, TINY_CROP, 3), np.uint8)
+    assert classifier.probabilities(crops).shape == (3, len(classifier.names))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("--widths", "8,16"), "--widths 8,16 cannot narrow a network of widths 24,48,96,192"),
+    (("--teacher", "missing.pt"), "--teacher missing.pt: no such file"),
+])
+def test_narrowing_or_teaching_refuses_what_cannot_be_and_writes_nothing(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], message: str) -> None:
+    assert main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(tmp_path / "narrow"), "--epochs", "1",
+                 "--per-class", "3", "--imgsz", str(TINY_CROP), "--model", str(tiny / "run" / "oxeye-cls.pt"),
+                 *change]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "narrow").exists()
+
+
+@pytest.mark.parametrize(("widths", "message"), [("0,16,32,64", "must be at least 1, got 0"),
+                                                 ("8,,16", "not a whole number: ''")])
+def test_widths_not_whole_numbers_of_at_least_one_are_refused_as_read(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], widths: str, message: str) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["train-classifier", "--data", str(tiny / "ds"), "--out", str(tmp_path / "narrow"), "--widths", widths])
+    assert stop.value.code == 2 and f"argument --widths: {message}" in capsys.readouterr().err
+    assert not (tmp_path / "narrow").exists()
+
+
 def test_the_classifier_quantizes_to_eight_bits_that_serving_loads(tiny: Path, tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     import onnx

@@ -42,7 +42,8 @@ def _train_classifier(args: argparse.Namespace) -> int:
     from oxeye.vision.train_classifier import ClassifierConfig, train_classifier
 
     config = ClassifierConfig(tuple(args.data), args.out, args.imgsz, args.epochs, args.batch, args.per_class,
-                              args.hidden_per_class, args.val_fraction, args.seed, args.model, args.overwrite)
+                              args.hidden_per_class, args.val_fraction, args.seed, args.model, args.overwrite,
+                              args.widths, args.teacher)
     from oxeye.vision.classifier import CLASSIFIER_NAME
 
     with terminate_as_interrupt():
@@ -121,6 +122,12 @@ def real_number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r} (write it in the digits 0 to 9, a point before "
                                          f"any fraction, like 0.5 or 3e-4)")
     return float(text)
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """An argparse type for a network's channels per stage, comma-separated whole numbers of at least 1."""
+    parse = whole_number(1)
+    return tuple(parse(part) for part in text.split(","))
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -244,6 +251,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     classify.add_argument("--seed", type=whole_number(0), default=0, help="seed for the crops' jitter and the training (0)")
     classify.add_argument("--model", type=Path, metavar="PT", help="an oxeye-cls.pt to fine-tune from (e.g. "
                           "models/oxeye-cls.pt); else a fresh network")
+    classify.add_argument("--widths", type=_widths, metavar="W,W,...", help="the network's channels per stage "
+                          "(24,48,96,192; fewer cost less a crop); with --model, its strongest channels kept")
+    classify.add_argument("--teacher", type=Path, metavar="PT", help="an oxeye-cls.pt whose readings of each crop the "
+                          "network learns from beside the labels (distillation: a smaller network from a larger)")
     classify.add_argument("--overwrite", action="store_true",
                           help="replace a classifier trained in --out before (refused otherwise)")
     classify.set_defaults(handler=_train_classifier, extra="train")

@@ -50,6 +50,8 @@ class ClassifierConfig:
     seed: int = 0
     model: Path | None = None  # an oxeye-cls.pt to fine-tune from
     overwrite: bool = False  # replace a classifier trained in ``out`` before (refused otherwise)
+    widths: tuple[int, ...] | None = None  # channels per stage (crop_net.WIDTHS); narrows a ``model``
+    teacher: Path | None = None  # an oxeye-cls.pt whose readings the network learns from too (distillation)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad argument."""
@@ -65,6 +67,10 @@ class ClassifierConfig:
             raise ValueError(f"--val-fraction must be between 0 and 1, got {self.val_fraction}")
         if self.model is not None and not self.model.is_file():
             raise ValueError(f"--model {self.model}: no such file")
+        if self.widths is not None and (not self.widths or min(self.widths) < 1):
+            raise ValueError(f"--widths takes channel counts of at least 1, got {self.widths}")
+        if self.teacher is not None and not self.teacher.is_file():
+            raise ValueError(f"--teacher {self.teacher}: no such file")
         require_run_folder(self.out)
         if (self.out / CLASSIFIER_WEIGHTS).exists() and not self.overwrite:
             raise ValueError(f"--out {self.out} holds a classifier trained before ({CLASSIFIER_WEIGHTS}): choose "
@@ -72,30 +78,32 @@ class ClassifierConfig:
 
 
 def _start(config: ClassifierConfig) -> nn.Module:
-    """A fresh network, or the one in ``--model`` when its classes and crop size are this run's."""
-    from oxeye.vision.crop_net import crop_net
+    """A fresh network, or the one in ``--model`` when its classes and crop size are this run's (narrowed to
+    ``--widths`` where given)."""
+    from oxeye.vision.crop_net import WIDTHS, crop_net, narrowed
 
     if config.model is None:
-        return crop_net(len(CROP_CLASSES))
-    return load_classifier(config.model, config.imgsz)[0]
+        return crop_net(len(CROP_CLASSES), config.widths or WIDTHS)
+    model = load_classifier(config.model, config.imgsz)[0]
+    return narrowed(model, config.widths) if config.widths else model
 
 
-def load_classifier(weights: Path, imgsz: int | None = None) -> tuple[nn.Module, int]:
+def load_classifier(weights: Path, imgsz: int | None = None, option: str = "--model") -> tuple[nn.Module, int]:
     """The network saved in an ``oxeye-cls.pt`` and its crop size; a file that is no such classifier,
-    or whose crops are not ``imgsz`` (when given), is one clear ValueError."""
+    or whose crops are not ``imgsz`` (when given), is one clear ValueError naming ``option``."""
     import torch
 
-    from oxeye.vision.crop_net import crop_net
+    from oxeye.vision.crop_net import WIDTHS, crop_net
 
     try:
         saved = torch.load(weights, map_location="cpu", weights_only=True)
     except Exception:  # torch raises many kinds, at length, for a file that is not its checkpoint
-        raise ValueError(f"--model {weights} is not a classifier written by 'oxeye train-classifier'") from None
+        raise ValueError(f"{option} {weights} is not a classifier written by 'oxeye train-classifier'") from None
     if tuple(saved.get("names", ())) != CROP_CLASSES:
-        raise ValueError(f"--model {weights} names other classes than oxeye's crops")
+        raise ValueError(f"{option} {weights} names other classes than oxeye's crops")
     if imgsz is not None and saved.get("imgsz") != imgsz:
-        raise ValueError(f"--model {weights} names crops of another size than --imgsz {imgsz}")
-    model = crop_net(len(CROP_CLASSES))
+        raise ValueError(f"{option} {weights} names crops of another size than --imgsz {imgsz}")
+    model = crop_net(len(CROP_CLASSES), tuple(saved.get("widths", WIDTHS)))  # files before widths were saved: WIDTHS
     model.load_state_dict(saved["state_dict"])
     return model.eval(), int(saved["imgsz"])
 
@@ -206,10 +214,11 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
     import torch
     from tqdm import tqdm
 
-    from oxeye.vision.crop_net import accuracy, fit
+    from oxeye.vision.crop_net import accuracy, fit, stage_widths
 
     torch.manual_seed(config.seed)
     model = _start(config)
+    teacher = load_classifier(config.teacher, config.imgsz, "--teacher")[0] if config.teacher is not None else None
     crops = prepare_crops(config.data, config.imgsz, config.per_class, config.val_fraction, config.seed, config.hidden)
     (config.out / CROPS).mkdir(parents=True, exist_ok=True)
     for part, (images, labels) in crops.items():
@@ -217,7 +226,7 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
     (images, labels), (val_images, val_labels) = crops["train"], crops["val"]
     with tqdm(total=config.epochs, desc="classifier", unit="epoch") as bar:
         losses = fit(model, images, labels, config.epochs, config.batch, config.seed,
-                     lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")))
+                     lambda loss: (bar.update(), bar.set_postfix(loss=f"{loss:.3f}")), teacher)
     figures = {"val_accuracy": accuracy(model, val_images, val_labels), "train_loss": losses[-1],
                "train_crops": len(images), "val_crops": len(val_images)}
     # Each written aside, the weights last: a run interrupted here (export takes seconds) left an ONNX
@@ -225,6 +234,6 @@ def train_classifier(config: ClassifierConfig) -> dict[str, float]:
     with written_aside(config.out / CLASSIFIER_NAME) as partial:
         export_onnx(model, config.imgsz, partial)
     with written_aside(config.out / CLASSIFIER_WEIGHTS) as partial:
-        torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz, **figures},
-                   partial)
+        torch.save({"state_dict": model.state_dict(), "names": CROP_CLASSES, "imgsz": config.imgsz,
+                    "widths": stage_widths(model), **figures}, partial)
     return figures
