@@ -10,7 +10,8 @@
 #   DET_MODEL  the detector's start, a .pt (carried) or .yaml; yolov8n-pose from nothing when unset
 #   LR0        its starting rate (ultralytics chooses when unset)
 #   CLS_EPOCHS train the crop classifier too, beside the detector on the same photos, from
-#              CLS_MODEL (models/oxeye-cls.pt) with CLS_PER_CLASS crops a class: oxeye-cls.pt/.onnx
+#              CLS_MODEL (models/oxeye-cls.pt) with CLS_PER_CLASS crops a class: oxeye-cls.pt/.onnx;
+#              CLS_ARGS adds train-classifier options (e.g. "--widths 16,32,64,128 --teacher models/oxeye-cls.pt")
 #   REUSE=1    a second call on the warm machine trains on the first call's photos (RUN names its run)
 #   BOXES      the build's --boxes (visible; main boxes a tucked card by the part that shows)
 #   IMGSZ      the detector's training input size (320, as it has always learnt; 416 is what serves)
@@ -31,7 +32,7 @@ if [ "${REUSE:-0}" = 1 ] && [ -d $WORK/b/meta ]; then echo "reusing $(ls $WORK/b
 fi
 if (( CLS_EPOCHS > 0 )); then
   oxeye train-classifier --data $WORK/b --out $WORK/c$RUN --epochs $CLS_EPOCHS --batch 512 \
-      --per-class $CLS_PER_CLASS --seed $SEED --model $CLS_MODEL > $WORK/cls.log 2>&1 &
+      --per-class $CLS_PER_CLASS --seed $SEED --model $CLS_MODEL ${CLS_ARGS:-} > $WORK/cls.log 2>&1 &
   cls=$!
 fi
 # ultralytics' clock starts after the photos are cached (about 30 s); the export follows it
