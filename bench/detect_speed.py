@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 from bench.frames import table_photo
-from bench.timing import median_seconds
+from bench.timing import host_cpu, median_seconds
 from oxeye.models import DEFAULT_MODEL
 from oxeye.vision.cli import whole_number
 
@@ -76,10 +76,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
               "ours_ms": round(ours_s * 1e3, 2), "ours_without_rescue_recheck_or_search_ms": round(plain_s * 1e3, 2),
               "ours_at_model_size_ms": round(own_size_s * 1e3, 2),
               "ultralytics_pt_ms": round(theirs_s * 1e3, 2),
-              "ratio_ours_to_ultralytics": round(ours_s / theirs_s, 3)}
+              "ratio_ours_to_ultralytics": round(ours_s / theirs_s, 3), **host_cpu()}
     what = "the shipped model" if shipped else "not the shipped model"
+    vnni = {True: "with VNNI", False: "without VNNI", None: "VNNI unknown"}[result["vnni"]]
     print(f"{onnx} ({what}), read at {read_at} px (trained at {detector.size}), 1280x720 frame, "
-          f"median of {args.repeats}:")
+          f"median of {args.repeats}, on {result['cpu'] or 'an unnamed CPU'} ({vnni}):")
     print(f"  ours (onnxruntime, 2 threads), frame to items and hands: {result['ours_ms']} ms "
           f"({result['ours_without_rescue_recheck_or_search_ms']} ms without the rescue, recheck and search, "
           f"{result['ours_at_model_size_ms']} ms read at {detector.size} px)")

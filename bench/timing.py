@@ -6,6 +6,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from oxeye.vision.cli import whole_number
 
@@ -26,6 +27,20 @@ def alternated_medians(runs: Mapping[str, Callable[[], object]], repeats: int) -
             if round_:
                 times[name].append(time.perf_counter() - start)
     return {name: statistics.median(spent) for name, spent in times.items()}
+
+
+def host_cpu(cpuinfo: str | None = None) -> dict[str, object]:
+    """The CPU a timing ran on, from Linux's /proc/cpuinfo (or ``cpuinfo``'s text): its model name and whether it
+    has VNNI, without which onnxruntime's 8-bit kernels gain far less and a frame took twice as long
+    (MODEL_CARD.md, Speed); None for either where it does not say."""
+    if cpuinfo is None:
+        info = Path("/proc/cpuinfo")
+        cpuinfo = info.read_text(errors="replace") if info.is_file() else ""
+    fields = dict(line.split(":", 1) for line in cpuinfo.splitlines() if ":" in line)
+    fields = {key.strip(): value.strip() for key, value in fields.items()}
+    flags = fields["flags"].split() if "flags" in fields else None
+    return {"cpu": fields.get("model name"),
+            "vnni": None if flags is None else bool({"avx512_vnni", "avx_vnni"} & set(flags))}
 
 
 def small_and_large(description: str, what: str, large: int, repeats: int, argv: list[str] | None) -> argparse.Namespace:

@@ -337,3 +337,15 @@ def test_a_benchmarks_numbers_are_read_as_the_commands_are(capsys: pytest.Captur
         with pytest.raises(SystemExit) as stop:
             small_and_large("d", "rounds", 100, 3, ["--repeats", text])
         assert stop.value.code == 2 and f"argument --repeats: {words}" in capsys.readouterr().err
+
+
+def test_a_speed_benchmark_says_which_cpu_and_whether_it_has_vnni() -> None:
+    """A frame took twice as long on a CPU without VNNI (MODEL_CARD.md, Speed): its figures say which they met."""
+    from bench.timing import host_cpu
+
+    zen3 = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu sse2 avx2 fma\n\nprocessor\t: 1\n"
+    assert host_cpu(zen3) == {"cpu": "AMD EPYC 7B13", "vnni": False}
+    assert host_cpu(zen3.replace("avx2", "avx2 avx512f avx512_vnni"))["vnni"] is True
+    assert host_cpu(zen3.replace("avx2", "avx2 avx_vnni"))["vnni"] is True  # Alder Lake's, without AVX-512
+    assert host_cpu("") == {"cpu": None, "vnni": None}  # not Linux, or a CPU that does not say
+    assert set(host_cpu()) == {"cpu", "vnni"}  # this machine's, whatever it is
