@@ -68,6 +68,9 @@ def test_narrowing_keeps_the_channels_each_batch_norm_scales_most() -> None:
     assert torch.equal(narrow[0].weight, wide[0].weight[strongest]) and torch.equal(narrow[1].bias, wide[1].bias[strongest])
     second = wide[4].weight.abs().argsort(descending=True)[:8].sort().values  # the next layer: outputs and inputs kept
     assert torch.equal(narrow[3].weight, wide[3].weight[second][:, strongest])
+    # Two stages of one width may be narrowed to two widths: each layer keeps as many as its own stage's.
+    uneven = narrowed(wide, (4, 8, 12, 16)).eval()
+    assert stage_widths(uneven) == (4, 8, 12, 16) and uneven(crops).shape == (12, 3)
 
 
 @pytest.mark.parametrize("widths", [(8, 16, 16, 64), (4, 8, 8)])

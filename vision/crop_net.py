@@ -53,13 +53,12 @@ def narrowed(model: nn.Sequential, widths: tuple[int, ...]) -> nn.Sequential:
         raise ValueError(f"--widths {','.join(map(str, widths))} cannot narrow a network of widths "
                          f"{','.join(map(str, stages))}: as many stages, none wider")
     narrow = crop_net(model[-1].out_features, widths)
-    width_of = dict(zip(stages, widths))
     kept = torch.arange(3)  # the input's colours
     for old, new in zip(model, narrow):
         if isinstance(old, nn.Conv2d):  # its outputs are chosen at the batch norm after it
             inputs_kept, convolution = old.weight[:, kept], new
         elif isinstance(old, nn.BatchNorm2d):
-            kept = old.weight.abs().argsort(descending=True)[:width_of[old.num_features]].sort().values
+            kept = old.weight.abs().argsort(descending=True)[:new.num_features].sort().values
             convolution.weight.copy_(inputs_kept[kept])
             for name in ("weight", "bias", "running_mean", "running_var"):
                 getattr(new, name).copy_(getattr(old, name)[kept])
