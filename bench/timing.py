@@ -36,8 +36,8 @@ def host_cpu(cpuinfo: str | None = None) -> dict[str, object]:
     if cpuinfo is None:
         info = Path("/proc/cpuinfo")
         cpuinfo = info.read_text(errors="replace") if info.is_file() else ""
-    fields = dict(line.split(":", 1) for line in cpuinfo.splitlines() if ":" in line)
-    fields = {key.strip(): value.strip() for key, value in fields.items()}
+    pairs = (line.split(":", 1) for line in cpuinfo.splitlines() if ":" in line)
+    fields = {key.strip(): value.strip() for key, value in pairs}
     flags = fields["flags"].split() if "flags" in fields else None
     return {"cpu": fields.get("model name"),
             "vnni": None if flags is None else bool({"avx512_vnni", "avx_vnni"} & set(flags))}
